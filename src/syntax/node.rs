@@ -76,7 +76,11 @@ pub struct Segment {
 
 impl Node {
     pub fn new(kind: NodeKind, span: Span, pointer: String) -> Self {
-        Node { kind, span, pointer }
+        Node {
+            kind,
+            span,
+            pointer,
+        }
     }
 
     /// The value of `key` in an object (the last one when the key is duplicated, as JSON

@@ -1,0 +1,281 @@
+//! The command line: argument parsing and the commands. `main.rs` only calls [`main`].
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::config::{Config, Level};
+use crate::discover::{Discovery, Target};
+use crate::engine::{Input, Linter, Overrides};
+use crate::error::{Error, Result};
+use crate::registry::Registry;
+use crate::render::{self, Summary};
+use crate::tokens::Encoding;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "toolcheck",
+    version,
+    about = "Lint the text an LLM agent reads about its tools"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Lint tool manifests (YAML or JSON); exits 1 when an error is found
+    Lint(LintArgs),
+    /// List every rule
+    Rules(RulesArgs),
+    /// Show one rule's documentation
+    Explain {
+        /// A rule code (`TC209`) or name (`absolute-words`)
+        rule: String,
+        #[command(flatten)]
+        config: ConfigArgs,
+    },
+}
+
+#[derive(Debug, Args)]
+struct ConfigArgs {
+    /// Use this config file instead of discovering `toolcheck.yaml`
+    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+    /// Ignore any `toolcheck.yaml`
+    #[arg(long)]
+    no_config: bool,
+}
+
+#[derive(Debug, Args)]
+struct LintArgs {
+    /// Files or directories to lint (`-` reads standard input); default: the current directory
+    paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// When to use colors in human output
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+    /// Print only the diagnostics, without the summary line
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// Rules to enable (codes, prefixes such as `TC2`, names, `ALL`); replaces `rules.select`
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    select: Option<Vec<String>>,
+    /// Rules to disable; added to `rules.ignore`
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    ignore: Vec<String>,
+    /// Set a rule's severity: `RULE=error|warning|info|off` (repeatable)
+    #[arg(long, value_name = "RULE=LEVEL", value_parser = parse_severity)]
+    severity: Vec<(String, Level)>,
+    /// Token encoding for budgets
+    #[arg(long, value_parser = parse_encoding)]
+    tokenizer: Option<Encoding>,
+    /// Exit 1 when there are more than this many warnings
+    #[arg(long, value_name = "N")]
+    max_warnings: Option<usize>,
+    /// The name standard input is reported under; its extension picks YAML or JSON
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct RulesArgs {
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    format: ListFormat,
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ListFormat {
+    Table,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+fn parse_severity(text: &str) -> std::result::Result<(String, Level), String> {
+    let (rule, level) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected RULE=LEVEL, found `{text}`"))?;
+    let level = Level::parse(level)
+        .ok_or_else(|| format!("unknown severity `{level}`: use error, warning, info or off"))?;
+    Ok((rule.to_string(), level))
+}
+
+fn parse_encoding(text: &str) -> std::result::Result<Encoding, String> {
+    text.parse()
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return if error.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            let style = render::human::Style {
+                color: std::io::stderr().is_terminal() && no_color_unset(),
+                links: false,
+                width: 100,
+            };
+            let mut out = String::new();
+            let _ = render::human::handler(style).render_report(&mut out, &error);
+            eprint!("{out}");
+            2
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<i32> {
+    match cli.command {
+        Command::Lint(args) => lint(args),
+        Command::Rules(args) => {
+            let registry = registry(&load_config(&args.config)?)?;
+            print(&match args.format {
+                ListFormat::Table => crate::docs::rules_table(&registry),
+                ListFormat::Json => crate::docs::rules_json(&registry),
+            });
+            Ok(0)
+        }
+        Command::Explain { rule, config } => {
+            let registry = registry(&load_config(&config)?)?;
+            let found = registry.find(&rule).ok_or_else(|| {
+                let candidates = registry
+                    .rules
+                    .iter()
+                    .flat_map(|r| [r.meta.code.as_str(), r.meta.name.as_str()]);
+                let error = Error::new(format!("unknown rule `{rule}`"));
+                match crate::suggest::did_you_mean(&rule, candidates) {
+                    Some(close) => error.with_help(format!("did you mean `{close}`?")),
+                    None => error.with_help("`toolcheck rules` lists every rule"),
+                }
+            })?;
+            print(&crate::docs::explain(found));
+            Ok(0)
+        }
+    }
+}
+
+fn load_config(args: &ConfigArgs) -> Result<Config> {
+    let cwd = std::env::current_dir()
+        .map_err(|error| Error::new(format!("cannot read the current directory: {error}")))?;
+    if args.no_config {
+        return Ok(Config::defaults(cwd));
+    }
+    match args.config.clone().or_else(|| Config::discover(&cwd)) {
+        Some(path) => Config::load(&path),
+        None => Ok(Config::defaults(cwd)),
+    }
+}
+
+fn registry(config: &Config) -> Result<Registry> {
+    let mut registry = Registry::builtin()?;
+    registry.add_rulesets(&config.rulesets)?;
+    Ok(registry)
+}
+
+fn lint(args: LintArgs) -> Result<i32> {
+    let config = load_config(&args.config)?;
+    let registry = registry(&config)?;
+    let overrides = Overrides {
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+        severity: args.severity.clone(),
+        tokenizer: args.tokenizer,
+    };
+    let linter = Linter::new(&registry, &config, &overrides)?;
+    let targets = Discovery::new(&config.include, &config.exclude)?.discover(&args.paths)?;
+    let inputs = targets
+        .into_iter()
+        .map(|target| read(target, args.stdin_filename.as_deref()))
+        .collect::<Result<Vec<_>>>()?;
+    let reports = linter.lint_all(inputs);
+    let summary = Summary::of(&reports);
+    let diagnostics = render::diagnostics(&reports);
+    let output = match args.format {
+        Format::Json => render::json::render(diagnostics, &summary, linter.encoding),
+        Format::Human => {
+            let color = match args.color {
+                Color::Always => true,
+                Color::Never => false,
+                Color::Auto => std::io::stdout().is_terminal() && no_color_unset(),
+            };
+            let style = render::human::Style {
+                color,
+                links: false,
+                width: terminal_width(),
+            };
+            render::human::render(diagnostics, &summary, style, args.quiet)
+        }
+    };
+    print(&output);
+    let too_many_warnings = args.max_warnings.is_some_and(|max| summary.warnings > max);
+    Ok(if summary.errors > 0 || too_many_warnings {
+        1
+    } else {
+        0
+    })
+}
+
+fn read(target: Target, stdin_name: Option<&str>) -> Result<Input> {
+    match target {
+        Target::Stdin => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|error| Error::new(format!("cannot read standard input: {error}")))?;
+            Ok(Input {
+                name: stdin_name.unwrap_or("-").to_string(),
+                bytes,
+            })
+        }
+        Target::File(path) => {
+            let bytes = std::fs::read(&path).map_err(|error| {
+                Error::new(format!("cannot read `{}`: {error}", path.display()))
+            })?;
+            let name = path.display().to_string();
+            let name = name.strip_prefix("./").map(str::to_string).unwrap_or(name);
+            Ok(Input { name, bytes })
+        }
+    }
+}
+
+fn no_color_unset() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
+}
+
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|columns| columns.parse().ok())
+        .unwrap_or(100)
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.
+fn print(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}

@@ -1,0 +1,69 @@
+//! Errors that stop a run (exit code 2): bad usage, bad config or ruleset, missing paths.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::source::SourceFile;
+use crate::syntax::Span;
+
+#[derive(Debug)]
+pub struct Error {
+    pub message: String,
+    pub help: Option<String>,
+    /// The file and span the error is about, when it comes from a file (config, rule file).
+    pub location: Option<(Arc<SourceFile>, Span)>,
+}
+
+impl Error {
+    pub fn new(message: impl Into<String>) -> Self {
+        Error {
+            message: message.into(),
+            help: None,
+            location: None,
+        }
+    }
+
+    pub fn at(file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
+        Error {
+            message: message.into(),
+            help: None,
+            location: Some((file.clone(), span)),
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl miette::Diagnostic for Error {
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_deref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.location
+            .as_ref()
+            .map(|(file, _)| &**file as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let (_, span) = self.location.as_ref()?;
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_primary_with_span(None, (span.start, span.len())),
+        )))
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,77 @@
+//! `--format json`: one stable, versioned document (io.md §4).
+
+use serde::Serialize;
+
+use super::Summary;
+use crate::diagnostic::{Diagnostic, Field, Severity};
+use crate::source::LineColumn;
+use crate::tokens::Encoding;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    toolcheck: &'static str,
+    tokenizer: &'static str,
+    summary: Summary,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'a str,
+    rule: &'a str,
+    severity: Severity,
+    message: &'a str,
+    help: Option<&'a str>,
+    file: &'a str,
+    tool: Option<&'a str>,
+    field: Field,
+    pointer: &'a str,
+    span: JsonSpan,
+}
+
+#[derive(Serialize)]
+struct JsonSpan {
+    offset: usize,
+    length: usize,
+    start: LineColumn,
+    end: LineColumn,
+}
+
+pub fn render<'a>(
+    diagnostics: impl Iterator<Item = &'a Diagnostic>,
+    summary: &Summary,
+    encoding: Encoding,
+) -> String {
+    let document = Document {
+        version: 1,
+        toolcheck: env!("CARGO_PKG_VERSION"),
+        tokenizer: encoding.as_str(),
+        summary: *summary,
+        diagnostics: diagnostics.map(to_json).collect(),
+    };
+    let mut out = serde_json::to_string_pretty(&document).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+fn to_json(diagnostic: &Diagnostic) -> JsonDiagnostic<'_> {
+    let span = &diagnostic.span;
+    JsonDiagnostic {
+        code: &diagnostic.code,
+        rule: &diagnostic.rule,
+        severity: diagnostic.severity,
+        message: &diagnostic.message,
+        help: diagnostic.help.as_deref(),
+        file: &diagnostic.file.name,
+        tool: diagnostic.tool.as_deref(),
+        field: diagnostic.field,
+        pointer: &diagnostic.pointer,
+        span: JsonSpan {
+            offset: span.start,
+            length: span.len(),
+            start: diagnostic.file.line_column(span.start),
+            end: diagnostic.file.line_column(span.end),
+        },
+    }
+}

@@ -1,0 +1,44 @@
+//! Output formats. Each renders the whole run to a string, so output never interleaves.
+
+pub mod human;
+pub mod json;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::FileReport;
+
+/// Counts for the summary line and the JSON `summary` object.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub tools: usize,
+    pub skipped: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl Summary {
+    pub fn of(reports: &[FileReport]) -> Summary {
+        let mut summary = Summary {
+            files: reports.len(),
+            ..Summary::default()
+        };
+        for report in reports {
+            summary.tools += report.tools;
+            summary.skipped += report.skipped;
+            for diagnostic in &report.diagnostics {
+                match diagnostic.severity {
+                    Severity::Error => summary.errors += 1,
+                    Severity::Warning => summary.warnings += 1,
+                    Severity::Info => summary.infos += 1,
+                }
+            }
+        }
+        summary
+    }
+}
+
+/// All diagnostics of a run, in output order (file, offset, code).
+pub fn diagnostics(reports: &[FileReport]) -> impl Iterator<Item = &Diagnostic> {
+    reports.iter().flat_map(|report| &report.diagnostics)
+}

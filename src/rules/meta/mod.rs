@@ -1,0 +1,3 @@
+mod invalid_manifest;
+
+pub use invalid_manifest::InvalidManifest;

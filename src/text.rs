@@ -1,0 +1,128 @@
+//! Matching words and phrases in model-facing text by the catalog's conventions:
+//! case-insensitive, whole words (Unicode word boundaries), text in backticks skipped.
+
+use std::ops::Range;
+
+use regex::{Regex, RegexBuilder};
+
+/// Builds a regex matching any of `phrases` as whole words; spaces in a phrase match any run
+/// of white space. `{name}` in a phrase stands for `tool_name`.
+pub fn phrases_regex(
+    phrases: &[String],
+    tool_name: &str,
+    case_sensitive: bool,
+) -> Result<Regex, regex::Error> {
+    let alternatives: Vec<String> = phrases
+        .iter()
+        .map(|phrase| {
+            let phrase = phrase.replace("{name}", tool_name);
+            let words: Vec<String> = phrase.split_whitespace().map(regex::escape).collect();
+            let body = words.join(r"\s+");
+            // `\b` only applies next to a word character; a phrase that starts or ends with
+            // punctuation (`!!`) is matched as written.
+            let starts_word = phrase.chars().next().is_some_and(is_word_char);
+            let ends_word = phrase.chars().last().is_some_and(is_word_char);
+            format!(
+                "{}{body}{}",
+                if starts_word { r"\b" } else { "" },
+                if ends_word { r"\b" } else { "" }
+            )
+        })
+        .collect();
+    RegexBuilder::new(&format!("(?:{})", alternatives.join("|")))
+        .case_insensitive(!case_sensitive)
+        .build()
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Byte ranges of text quoted in backticks (`` `like this` ``, or fenced with several).
+pub fn backtick_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    let bytes = text.as_bytes();
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] != b'`' {
+            index += 1;
+            continue;
+        }
+        let run = bytes[index..].iter().take_while(|&&b| b == b'`').count();
+        let fence = &text[index..index + run];
+        match text[index + run..].find(fence) {
+            Some(close) => {
+                let end = index + run + close + run;
+                ranges.push(index..end);
+                index = end;
+            }
+            None => index += run,
+        }
+    }
+    ranges
+}
+
+/// Matches of `regex` in `text` outside backticks. When the regex has a group named `hit`,
+/// the match is that group (so a pattern can require context without underlining it).
+pub fn find_all(regex: &Regex, text: &str, skip_backticks: bool) -> Vec<Range<usize>> {
+    let quoted = if skip_backticks {
+        backtick_ranges(text)
+    } else {
+        Vec::new()
+    };
+    let inside_quotes = |range: &Range<usize>| {
+        quoted
+            .iter()
+            .any(|quote| quote.start <= range.start && range.end <= quote.end)
+    };
+    regex
+        .captures_iter(text)
+        .filter_map(|captures| {
+            let hit = captures.name("hit").or_else(|| captures.get(0))?;
+            Some(hit.range())
+        })
+        .filter(|range| !inside_quotes(range))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(list: &[&str]) -> Regex {
+        let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+        phrases_regex(&list, "ask_user", false).unwrap()
+    }
+
+    #[test]
+    fn whole_words_only_case_insensitive() {
+        let regex = words(&["always", "must"]);
+        let text = "Always check; nevertheless mustard, alwaysOn and `always` stay.";
+        let hits: Vec<&str> = find_all(&regex, text, true)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(hits, ["Always"]);
+    }
+
+    #[test]
+    fn phrases_span_any_white_space_and_name_placeholder() {
+        let regex = words(&["do not use", "call {name}"]);
+        let text = "Do  not\nuse it; call ask_user first";
+        let hits: Vec<&str> = find_all(&regex, text, true)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(hits, ["Do  not\nuse", "call ask_user"]);
+    }
+
+    #[test]
+    fn backticks_pair_by_fence_length() {
+        let text = "a `x` b ``y ` z`` c `unclosed";
+        let quoted: Vec<&str> = backtick_ranges(text)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(quoted, ["`x`", "``y ` z``"]);
+    }
+}

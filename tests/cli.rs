@@ -1,0 +1,218 @@
+//! The real binary: exit codes, discovery, standard input, config errors, output formats.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Runs toolcheck in `dir` (relative to the repository) and returns exit code, stdout, stderr.
+fn toolcheck(dir: &str, args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
+        .args(args)
+        .current_dir(root.join(dir))
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "80")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(stdin.unwrap_or_default().as_bytes())
+        .unwrap();
+    drop(input);
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn transcript(result: (i32, String, String)) -> String {
+    let (code, stdout, stderr) = result;
+    format!("exit code: {code}\n----- stdout -----\n{stdout}----- stderr -----\n{stderr}")
+}
+
+#[test]
+fn clean_file_exits_zero() {
+    let (code, stdout, _) = toolcheck(
+        ".",
+        &[
+            "lint",
+            "--no-config",
+            "fixtures/rules/invalid-manifest/valid.yaml",
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "0 errors, 0 warnings in 1 file (1 tool)\n");
+}
+
+#[test]
+fn unreadable_manifest_exits_one() {
+    let result = toolcheck(
+        ".",
+        &[
+            "lint",
+            "--no-config",
+            "fixtures/rules/invalid-manifest/invalid_syntax.json",
+        ],
+        None,
+    );
+    assert_eq!(result.0, 1);
+    insta::assert_snapshot!(transcript(result));
+}
+
+#[test]
+fn missing_path_exits_two() {
+    let (code, stdout, stderr) =
+        toolcheck(".", &["lint", "--no-config", "no/such/file.yaml"], None);
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("path `no/such/file.yaml` does not exist"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn nothing_to_lint_names_the_patterns() {
+    let result = toolcheck("fixtures/cli/empty", &["lint", "--no-config"], None);
+    assert_eq!(result.0, 2);
+    insta::assert_snapshot!(transcript(result));
+}
+
+#[test]
+fn directories_are_walked_with_include_and_exclude() {
+    let result = toolcheck("fixtures/cli/project", &["lint", "--format", "json"], None);
+    assert_eq!(result.0, 1);
+    let document: serde_json::Value = serde_json::from_str(&result.1).unwrap();
+    assert_eq!(
+        document["summary"]["files"], 2,
+        "search.tool.yaml and broken.tools.json, not vendor/ or notes.txt"
+    );
+    let files: Vec<&str> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    assert!(
+        files.iter().all(|file| *file == "tools/broken.tools.json"),
+        "{files:?}"
+    );
+}
+
+#[test]
+fn stdin_is_named_by_stdin_filename() {
+    let manifest = r#"{"name": "x", "description": 42}"#;
+    let result = toolcheck(
+        ".",
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            "--stdin-filename",
+            "tools/x.json",
+            "-",
+        ],
+        Some(manifest),
+    );
+    assert_eq!(result.0, 1);
+    insta::assert_snapshot!(result.1);
+}
+
+#[test]
+fn stdin_without_a_name_is_sniffed() {
+    let (code, stdout, _) = toolcheck(
+        ".",
+        &["lint", "--no-config", "-"],
+        Some("name: x\ndescription: 42\n"),
+    );
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("`description` must be a string, found a number"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn unknown_config_key_points_at_it() {
+    let result = toolcheck("fixtures/cli/bad-config", &["lint"], None);
+    assert_eq!(result.0, 2);
+    insta::assert_snapshot!(transcript(result));
+}
+
+#[test]
+fn unknown_rule_on_the_command_line_suggests_one() {
+    let (code, _, stderr) = toolcheck(
+        ".",
+        &[
+            "lint",
+            "--no-config",
+            "--ignore",
+            "invalid-manifst",
+            "fixtures/examples",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("unknown rule `invalid-manifst`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("did you mean `invalid-manifest`?"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_severity_flag_is_a_usage_error() {
+    let (code, _, stderr) = toolcheck(
+        ".",
+        &["lint", "--severity", "TC001=loud", "fixtures/examples"],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown severity `loud`"), "{stderr}");
+}
+
+#[test]
+fn explicit_config_file_is_used() {
+    let (code, _, stderr) = toolcheck(
+        ".",
+        &[
+            "lint",
+            "--config",
+            "fixtures/cli/bad-config/toolcheck.yaml",
+            "fixtures/examples",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown config key `severty`"), "{stderr}");
+}
+
+#[test]
+fn explain_and_rules_list_rules() {
+    let (code, stdout, _) = toolcheck(".", &["explain", "TC001"], None);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("# TC001 invalid-manifest\n"), "{stdout}");
+    assert!(stdout.contains("## Why is this bad?"));
+    let (code, stdout, _) = toolcheck(".", &["rules", "--format", "json"], None);
+    assert_eq!(code, 0);
+    let rows: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .any(|row| row["code"] == "TC001" && row["kind"] == "rust")
+    );
+    let (code, _, stderr) = toolcheck(".", &["explain", "TC99"], None);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown rule `TC99`"), "{stderr}");
+}
