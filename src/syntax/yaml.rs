@@ -90,7 +90,7 @@ struct CharOffsets<'a> {
     checkpoints: Vec<usize>,
 }
 
-const STRIDE: usize = 64;
+const STRIDE: usize = 16;
 
 impl<'a> CharOffsets<'a> {
     fn new(source: &'a str) -> Self {
@@ -119,10 +119,19 @@ impl<'a> CharOffsets<'a> {
         let Some(&base) = self.checkpoints.get(index / STRIDE) else {
             return self.source.len();
         };
-        let rest = self.source.get(base..).unwrap_or("");
-        rest.char_indices()
-            .nth(index % STRIDE)
-            .map_or(self.source.len(), |(i, _)| base + i)
+        // Walk the remaining characters by their lead bytes.
+        let bytes = self.source.as_bytes();
+        let mut at = base;
+        for _ in 0..index % STRIDE {
+            if at >= bytes.len() {
+                break;
+            }
+            at += 1;
+            while at < bytes.len() && bytes[at] & 0xC0 == 0x80 {
+                at += 1;
+            }
+        }
+        at.min(bytes.len())
     }
 }
 
@@ -1251,9 +1260,20 @@ fn block_scalar(folded: bool, raw: &str, base: usize, value: &str) -> Option<Blo
         }
     }
 
+    // From the first text line to the last one holding more than blanks (trailing blanks and
+    // whitespace-only lines are content, but not worth pointing at).
+    let blank = |line: &Line| {
+        bytes[line.start + indent..line.end]
+            .iter()
+            .all(|&b| is_blank(b))
+    };
     let content = last_text.and_then(|last| {
         let first = text.iter().position(|&t| t)?;
         let start = base + lines[first].start + indent;
+        let last = (first..=last)
+            .rev()
+            .find(|&index| text[index] && !blank(&lines[index]))
+            .unwrap_or(last);
         let line = &lines[last];
         let mut end = line.end;
         while end > line.start + indent && is_blank(bytes[end - 1]) {
@@ -1420,6 +1440,11 @@ mod tests {
             "line one\n    indented\n\n  line three"
         );
         assert_eq!(at(&root, "/b").as_str(), Some("stripped"));
+        // A whitespace-only last line is content but not part of the span.
+        let src2 = "a: |\n  text  \n   \nb: 1\n";
+        let root2 = parse_ok(src2);
+        assert_eq!(at(&root2, "/a").as_str(), Some("text  \n \n"));
+        assert_eq!(text(src2, &root2, "/a"), "text");
         assert_eq!(text(src, &root, "/b"), "stripped");
         assert_eq!(mapped(src, &root, "/a", "three"), "three");
         assert_eq!(mapped(src, &root, "/a", "  indented"), "  indented");
