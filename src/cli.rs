@@ -185,7 +185,8 @@ fn load_config(args: &ConfigArgs) -> Result<Config> {
         return Ok(Config::defaults(cwd));
     }
     match args.config.clone().or_else(|| Config::discover(&cwd)) {
-        Some(path) => Config::load(&path),
+        // Shown relative to the working directory, as paths given on the command line are.
+        Some(path) => Config::load(path.strip_prefix(&cwd).unwrap_or(&path)),
         None => Ok(Config::defaults(cwd)),
     }
 }
