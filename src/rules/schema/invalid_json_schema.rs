@@ -159,12 +159,12 @@ fn json_type(value: &Value) -> &'static str {
 /// The usual mistakes for a type name, from Python and other type systems.
 fn type_suggestion(name: &str) -> Option<&'static str> {
     Some(match name.to_ascii_lowercase().as_str() {
-        "dict" | "map" | "hash" | "record" | "struct" | "mapping" | "json" => "object",
+        "dict" | "map" | "hash" | "hashmap" | "record" | "struct" | "mapping" | "json" => "object",
         "float" | "double" | "decimal" | "real" | "numeric" => "number",
         "int" | "long" | "int32" | "int64" | "uint" => "integer",
         "str" | "text" | "char" | "date" | "datetime" | "uuid" | "enum" => "string",
         "bool" => "boolean",
-        "list" | "tuple" | "set" | "sequence" => "array",
+        "list" | "tuple" | "set" | "sequence" | "arraylist" => "array",
         "none" | "nil" => "null",
         lower => return TYPES.iter().copied().find(|t| *t == lower),
     })
@@ -176,6 +176,9 @@ fn types_help(found: Option<&str>) -> String {
         .map(|t| format!("`{t}`"))
         .collect::<Vec<_>>()
         .join(", ");
+    if found.is_some_and(|name| name.eq_ignore_ascii_case("any")) {
+        return format!("to accept any value, leave `type` out; the JSON Schema types are {list}");
+    }
     match found.and_then(type_suggestion) {
         Some(suggestion) => format!("write `{suggestion}`; the JSON Schema types are {list}"),
         None => format!("the JSON Schema types are {list}"),
@@ -207,6 +210,10 @@ fn describe(error: &ValidationError<'_>, path: &str, draft: Draft) -> (String, O
             if key == "type" =>
         {
             match instance {
+                Value::String(name) if name.trim().is_empty() => (
+                    "an empty string is not a JSON Schema type".to_string(),
+                    Some(types_help(None)),
+                ),
                 Value::String(name) => (
                     format!("`{name}` is not a JSON Schema type"),
                     Some(types_help(Some(name))),
@@ -293,6 +300,23 @@ fn describe(error: &ValidationError<'_>, path: &str, draft: Draft) -> (String, O
             format!("`{key}` is not a valid `{format}`: `{shown}`"),
             None,
         ),
+        ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
+            let parent = path.rsplit('/').nth(1).unwrap_or_default();
+            let allowed = match (parent, key.as_str()) {
+                (_, "items") => Some("a schema, or (before 2020-12) a list of schemas"),
+                ("dependencies", _) => Some("a schema, or a list of property names"),
+                (_, "type") => Some("a type name, or a list of type names"),
+                _ => None,
+            };
+            let location = if path.is_empty() { "/" } else { path };
+            (
+                format!("`{location}` has none of the shapes the {against} meta-schema allows"),
+                Some(match allowed {
+                    Some(allowed) => format!("found `{shown}`; expected {allowed}"),
+                    None => format!("found `{shown}`"),
+                }),
+            )
+        }
         _ => (
             format!("invalid `{key}`: {}", short_error(error)),
             Some(format!(
@@ -319,5 +343,44 @@ fn short_error(error: &ValidationError<'_>) -> String {
         format!("{cut}…")
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::lint_text;
+
+    fn tc407(name: &str, text: &str) -> Vec<String> {
+        lint_text(name, text)
+            .diagnostics
+            .iter()
+            .filter(|d| &*d.code == "TC407")
+            .map(|d| format!("{} {}", d.pointer, d.message))
+            .collect()
+    }
+
+    /// Nesting near the parser's cap (256) must not overflow the stack of a test thread
+    /// (2 MiB), with a finding at the bottom.
+    #[test]
+    fn deep_nesting_is_validated_without_overflow() {
+        let depth = 120;
+        let mut schema = r#"{"type": "dict"}"#.to_string();
+        for _ in 0..depth {
+            schema = format!(r#"{{"type": "object", "properties": {{"a": {schema}}}}}"#);
+        }
+        let text = format!(r#"{{"name": "deep", "description": "d", "inputSchema": {schema}}}"#);
+        let found = tc407("deep.json", &text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].ends_with("`dict` is not a JSON Schema type"));
+    }
+
+    /// `$ref`s, local, recursive or remote, are never resolved: no download, no loop.
+    #[test]
+    fn references_are_not_followed() {
+        let text = r##"{"name": "r", "description": "d", "inputSchema": {
+            "type": "object",
+            "properties": {"self": {"$ref": "#"}, "far": {"$ref": "http://127.0.0.1:9/x.json"}}
+        }}"##;
+        assert!(tc407("ref.json", text).is_empty());
     }
 }

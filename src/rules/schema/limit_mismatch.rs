@@ -156,7 +156,13 @@ fn check_bounds(limit: &Limit<'_>, node: &Node, ctx: &mut Ctx<'_>) {
                 Target::Value(&entry.value),
                 format!(
                     "`{key}` applies to {}, but the schema at `{}` is `type: {declared}`",
-                    bound.applies_to().join(" and "),
+                    if bound.applies_to().contains(&"array") {
+                        "arrays"
+                    } else if bound.applies_to().contains(&"string") {
+                        "strings"
+                    } else {
+                        "numbers"
+                    },
                     show_pointer(limit.pointer())
                 ),
             )

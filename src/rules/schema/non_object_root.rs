@@ -53,23 +53,20 @@ declare_rule! {
     }
 }
 
-/// The key this tool's dialect uses for its input schema, for help texts.
-fn schema_key(dialect: Dialect) -> &'static str {
+/// The key this tool's dialect uses for its input schema, for help texts; `None` when the
+/// dialect does not say (a tool with only a name and a description).
+fn schema_key(dialect: Dialect) -> Option<&'static str> {
     match dialect {
-        Dialect::Mcp => "inputSchema",
-        Dialect::OpenAiChat | Dialect::OpenAiResponses | Dialect::Generic | Dialect::Harness => {
-            "parameters"
-        }
-        Dialect::Gemini => "parametersJsonSchema",
-        Dialect::Native | Dialect::Anthropic => "input_schema",
+        Dialect::Mcp => Some("inputSchema"),
+        Dialect::OpenAiChat | Dialect::OpenAiResponses | Dialect::Harness => Some("parameters"),
+        Dialect::Gemini => Some("parametersJsonSchema"),
+        Dialect::Native | Dialect::Anthropic => Some("input_schema"),
+        Dialect::Generic => None,
     }
 }
 
 impl Rule for NonObjectRoot {
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
-        let key = tool
-            .input_schema
-            .map_or_else(|| schema_key(tool.dialect), |entry| entry.key.as_str());
         let Some(entry) = tool.input_schema else {
             let (field, target) = match tool.name {
                 Some(name) => (Field::Name, Target::Value(&name.value)),
@@ -80,12 +77,20 @@ impl Rule for NonObjectRoot {
                 target,
                 format!("tool `{}` has no input schema", tool.name()),
             )
-            .help(format!(
-                "providers require an object schema, even for a tool without parameters: \
-                 add `{key}: {{\"type\": \"object\"}}`"
-            ));
+            .help(match schema_key(tool.dialect) {
+                Some(key) => format!(
+                    "providers require an object schema, even for a tool without parameters: \
+                     add `{key}: {{\"type\": \"object\"}}`"
+                ),
+                None => "providers require an object schema, even for a tool without \
+                         parameters: add `{\"type\": \"object\"}` under the key your format \
+                         uses (`inputSchema` for MCP, `input_schema` for Anthropic, `parameters` \
+                         for OpenAI)"
+                    .to_string(),
+            });
             return;
         };
+        let key = entry.key.as_str();
         let schema = &entry.value;
         if let Some(value) = schema.as_bool() {
             ctx.report(

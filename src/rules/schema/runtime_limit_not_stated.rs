@@ -125,7 +125,7 @@ fn numbers_in(text: &str) -> Vec<f64> {
         // `twenty-four`, `twenty four`: a ten followed by a unit.
         if let Some((end, tens)) = previous {
             let between = &text[end..word.start()];
-            if (between == "-" || between == " ") && tens >= 20.0 && tens < 100.0 && value < 10.0 {
+            if (between == "-" || between == " ") && (20.0..100.0).contains(&tens) && value < 10.0 {
                 numbers.push(tens + value);
             }
             // `one hundred`, `two thousand`.

@@ -4,7 +4,7 @@ use super::helpers::{self, Bound, Limit, format_number};
 use crate::diagnostic::Field;
 use crate::model::Tool;
 use crate::rule::{Ctx, Rule, Target, declare_rule};
-use crate::syntax::Entry;
+use crate::syntax::{Entry, Node};
 
 /// Keywords the `keywords` option can add to the default `minItems`, `minProperties` and
 /// `minContains`.
@@ -28,9 +28,12 @@ pub struct SchemaEnforcedMinimum {
 declare_rule! {
     /// ## What it does
     /// Flags minimums that the input schema enforces: `minItems` of 2 or more, `minProperties`
-    /// of 2 or more, and any `minContains`, anywhere in the schema. The option `keywords` adds
-    /// `minLength` (2 or more), `minimum` and `exclusiveMinimum`. `minItems: 1` ("not empty")
-    /// is fine. The finding points at the keyword.
+    /// of 2 or more, and any `minContains` (except `0`), anywhere in the schema. The option
+    /// `keywords` adds `minLength` (2 or more), `minimum` and `exclusiveMinimum`. `minItems: 1`
+    /// ("not empty") is fine, and so is a fixed-shape array (`minItems` equal to `maxItems`,
+    /// such as a coordinate pair, or covered by positional `prefixItems`), and so is a keyword
+    /// on a schema whose `type` it does not apply to (`minItems` on `type: integer` enforces
+    /// nothing). The finding points at the keyword.
     ///
     /// ## Why is this bad?
     /// A host that validates arguments against the schema answers a short list with a generic
@@ -116,7 +119,10 @@ impl Rule for SchemaEnforcedMinimum {
                 let Some(value) = entry.value.as_f64() else {
                     continue;
                 };
-                if !self.flags(&entry.key, value) {
+                if !self.flags(&entry.key, value)
+                    || (entry.key == "minItems" && is_tuple(subschema, value))
+                    || is_inert(subschema, &entry.key)
+                {
                     continue;
                 }
                 let limit = limits.iter().find(|limit| limit.pointer() == at);
@@ -125,7 +131,8 @@ impl Rule for SchemaEnforcedMinimum {
                     Field::InputSchema,
                     Target::Key(entry),
                     format!(
-                        "the schema enforces `{}: {}`",
+                        "the schema enforces `{}: {}`; a validating host rejects less with a \
+                         generic error",
                         entry.key,
                         format_number(value)
                     ),
@@ -134,6 +141,33 @@ impl Rule for SchemaEnforcedMinimum {
             }
         });
     }
+}
+
+/// An array of fixed shape rather than a list with a minimum: `minItems` equal to `maxItems`
+/// (a coordinate pair), or no more than the positional items (`prefixItems`, or draft-07's
+/// `items` list) describe. A model does not pad a pair with filler.
+fn is_tuple(schema: &Node, min_items: f64) -> bool {
+    let max_items = schema.get("maxItems").and_then(Node::as_f64);
+    let positional = ["prefixItems", "items"]
+        .iter()
+        .filter_map(|key| schema.get(key).and_then(Node::as_array))
+        .map(<[Node]>::len)
+        .max()
+        .unwrap_or(0);
+    max_items == Some(min_items) || (positional as f64) >= min_items
+}
+
+/// A keyword that cannot apply because the schema declares only other types (`minItems` on
+/// `type: integer`): validators ignore it, so nothing is enforced.
+fn is_inert(schema: &Node, keyword: &str) -> bool {
+    let types = helpers::declared_types(schema);
+    let applies: &[&str] = match keyword {
+        "minItems" | "minContains" => &["array"],
+        "minProperties" => &["object"],
+        "minLength" => &["string"],
+        _ => &["number", "integer"],
+    };
+    !types.is_empty() && !applies.iter().any(|ty| types.contains(ty))
 }
 
 /// The `limits` key that declares the same minimum, if the manifest has one.
