@@ -2,3 +2,4 @@
 //! `rules/*.yaml` at the repository root.
 
 pub mod meta;
+pub mod schema;

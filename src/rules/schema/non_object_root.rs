@@ -1,0 +1,157 @@
+use serde::Deserialize;
+
+use crate::diagnostic::Field;
+use crate::model::{Dialect, Tool};
+use crate::rule::{Ctx, Rule, Target, declare_rule};
+use crate::syntax::NodeKind;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NonObjectRoot {}
+
+declare_rule! {
+    /// ## What it does
+    /// Flags a tool whose input schema is absent, whose root has no `type`, or whose root `type`
+    /// is not `"object"` (e.g. BFCL's `"dict"`, or `["object", "null"]`). The finding points at
+    /// the root `type` value, at the schema when `type` is missing, or at the tool's name when
+    /// there is no schema at all. A root without `type` that declares `properties` is the milder
+    /// case (the intent is clear, a strict provider still refuses it); the message says which
+    /// case it is.
+    ///
+    /// ## Why is this bad?
+    /// Anthropic, OpenAI and Gemini require the input schema to be an object schema with
+    /// `"type": "object"`, even for a tool without parameters. A request with a non-object root
+    /// is rejected, often together with every other tool of the request.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// name: get_weather
+    /// input_schema:
+    ///   type: dict
+    ///   properties:
+    ///     city: { type: string }
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// name: get_weather
+    /// input_schema:
+    ///   type: object
+    ///   properties:
+    ///     city: { type: string }
+    /// ```
+    /// A tool without parameters declares `input_schema: { type: object }`.
+    ///
+    /// ## Options
+    /// None.
+    NonObjectRoot {
+        code: "TC402",
+        name: "non-object-root",
+        family: Schema,
+        severity: Error,
+        summary: "the input schema is absent, or its root `type` is missing or not `object`",
+    }
+}
+
+/// The key this tool's dialect uses for its input schema, for help texts; `None` when the
+/// dialect does not say (a tool with only a name and a description).
+fn schema_key(dialect: Dialect) -> Option<&'static str> {
+    match dialect {
+        Dialect::Mcp => Some("inputSchema"),
+        Dialect::OpenAiChat | Dialect::OpenAiResponses | Dialect::Harness => Some("parameters"),
+        Dialect::Gemini => Some("parametersJsonSchema"),
+        Dialect::Native | Dialect::Anthropic => Some("input_schema"),
+        Dialect::Generic => None,
+    }
+}
+
+impl Rule for NonObjectRoot {
+    fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
+        let Some(entry) = tool.input_schema else {
+            let (field, target) = match tool.name {
+                Some(name) => (Field::Name, Target::Value(&name.value)),
+                None => (Field::InputSchema, Target::Value(tool.node)),
+            };
+            ctx.report(
+                field,
+                target,
+                format!("tool `{}` has no input schema", tool.name()),
+            )
+            .help(match schema_key(tool.dialect) {
+                Some(key) => format!(
+                    "providers require an object schema, even for a tool without parameters: \
+                     add `{key}: {{\"type\": \"object\"}}`"
+                ),
+                None => "providers require an object schema, even for a tool without \
+                         parameters: add `{\"type\": \"object\"}` under the key your format \
+                         uses (`inputSchema` for MCP, `input_schema` for Anthropic, `parameters` \
+                         for OpenAI)"
+                    .to_string(),
+            });
+            return;
+        };
+        let key = entry.key.as_str();
+        let schema = &entry.value;
+        if let Some(value) = schema.as_bool() {
+            ctx.report(
+                Field::InputSchema,
+                Target::Value(schema),
+                format!("the input schema is `{value}`, not an object schema"),
+            )
+            .help(format!(
+                "write `{key}: {{\"type\": \"object\"}}`; providers reject boolean schemas"
+            ));
+            return;
+        }
+        let Some(ty) = schema.get("type") else {
+            let message = if schema.get("properties").is_some() {
+                "the input schema declares `properties` but no `type`"
+            } else {
+                "the input schema has no `type`"
+            };
+            ctx.report(Field::InputSchema, Target::Key(entry), message)
+                .help("add `\"type\": \"object\"` at the schema's root; providers require it");
+            return;
+        };
+        match &ty.kind {
+            NodeKind::String(s) if s.value == "object" => {}
+            NodeKind::String(s) => {
+                let help = if s.value == "dict" || s.value == "map" {
+                    format!("`{}` is not a JSON Schema type: write `object`", s.value)
+                } else {
+                    "the root of an input schema is an object: write `\"type\": \"object\"` \
+                     and put the value into a property"
+                        .to_string()
+                };
+                ctx.report(
+                    Field::InputSchema,
+                    Target::Value(ty),
+                    format!(
+                        "the input schema's root `type` is `{}`, not `object`",
+                        s.value
+                    ),
+                )
+                .help(help);
+            }
+            NodeKind::Array(_) => {
+                ctx.report(
+                    Field::InputSchema,
+                    Target::Value(ty),
+                    "the input schema's root `type` is a list, not `object`",
+                )
+                .help("write `\"type\": \"object\"`; providers accept only a single object type at the root");
+            }
+            _ => {
+                ctx.report(
+                    Field::InputSchema,
+                    Target::Value(ty),
+                    format!(
+                        "the input schema's root `type` is {}, not `object`",
+                        ty.type_name()
+                    ),
+                )
+                .help("write `\"type\": \"object\"`");
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+use serde::Deserialize;
+
+use super::helpers::{self, Bound, Limit, format_number};
+use crate::diagnostic::Field;
+use crate::model::Tool;
+use crate::rule::{Ctx, Rule, Target, declare_rule};
+use crate::syntax::{Entry, Node};
+
+/// Keywords the `keywords` option can add to the default `minItems`, `minProperties` and
+/// `minContains`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum ExtraKeyword {
+    #[serde(rename = "minLength")]
+    MinLength,
+    #[serde(rename = "minimum")]
+    Minimum,
+    #[serde(rename = "exclusiveMinimum")]
+    ExclusiveMinimum,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SchemaEnforcedMinimum {
+    /// Further keywords to flag: `minLength` (from 2), `minimum`, `exclusiveMinimum` (any value).
+    keywords: Vec<ExtraKeyword>,
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Flags minimums that the input schema enforces: `minItems` of 2 or more, `minProperties`
+    /// of 2 or more, and any `minContains` (except `0`), anywhere in the schema. The option
+    /// `keywords` adds `minLength` (2 or more), `minimum` and `exclusiveMinimum`. `minItems: 1`
+    /// ("not empty") is fine, and so is a fixed-shape array (`minItems` equal to `maxItems`,
+    /// such as a coordinate pair, or covered by positional `prefixItems`), and so is a keyword
+    /// on a schema whose `type` it does not apply to (`minItems` on `type: integer` enforces
+    /// nothing). The finding points at the keyword.
+    ///
+    /// ## Why is this bad?
+    /// A host that validates arguments against the schema answers a short list with a generic
+    /// "too short" error, and the model "fixes" it by inventing filler: a second option nobody
+    /// wanted, a padded question. A minimum enforced by the tool at run time can say what is
+    /// missing and why. When the tool already declares the limit under `limits`, the schema
+    /// keyword only duplicates it.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// name: ask_user_question
+    /// description: Ask the user a question with 2-4 options.
+    /// input_schema:
+    ///   type: object
+    ///   properties:
+    ///     options: { type: array, items: { type: string }, minItems: 2, maxItems: 4 }
+    /// ```
+    ///
+    /// Use instead: enforce the minimum at run time with a message that steers the model,
+    /// declare it under `limits`, and state it in the description.
+    /// ```yaml
+    /// name: ask_user_question
+    /// description: Ask the user a question with 2-4 options.
+    /// input_schema:
+    ///   type: object
+    ///   properties:
+    ///     options: { type: array, items: { type: string }, maxItems: 4 }
+    /// limits:
+    ///   - at: /properties/options
+    ///     min_items: 2
+    ///     max_items: 4
+    /// ```
+    ///
+    /// ## Options
+    /// - `keywords` (list, default `[]`): more keywords to flag, from `minLength`, `minimum`
+    ///   and `exclusiveMinimum`.
+    SchemaEnforcedMinimum {
+        code: "TC403",
+        name: "schema-enforced-minimum",
+        family: Schema,
+        severity: Error,
+        summary: "`minItems` ≥ 2, `minProperties` ≥ 2 or `minContains` in the input schema",
+    }
+}
+
+impl SchemaEnforcedMinimum {
+    /// Whether `keyword: value` is a minimum this rule reports.
+    fn flags(&self, keyword: &str, value: f64) -> bool {
+        let enabled = |extra: ExtraKeyword| self.keywords.contains(&extra);
+        match keyword {
+            "minItems" | "minProperties" => value >= 2.0,
+            // `minContains: 0` switches `contains` off; it enforces nothing.
+            "minContains" => value > 0.0,
+            "minLength" => enabled(ExtraKeyword::MinLength) && value >= 2.0,
+            "minimum" => enabled(ExtraKeyword::Minimum),
+            "exclusiveMinimum" => enabled(ExtraKeyword::ExclusiveMinimum),
+            _ => false,
+        }
+    }
+}
+
+const KEYWORDS: &[&str] = &[
+    "minItems",
+    "minProperties",
+    "minContains",
+    "minLength",
+    "minimum",
+    "exclusiveMinimum",
+];
+
+impl Rule for SchemaEnforcedMinimum {
+    fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
+        let Some(schema) = tool.input_schema() else {
+            return;
+        };
+        let limits = helpers::limits(tool);
+        crate::schema::walk(schema, &mut |subschema| {
+            let at = helpers::relative_pointer(schema, subschema);
+            for entry in subschema.as_object().unwrap_or_default() {
+                if !KEYWORDS.contains(&entry.key.as_str()) {
+                    continue;
+                }
+                let Some(value) = entry.value.as_f64() else {
+                    continue;
+                };
+                if !self.flags(&entry.key, value)
+                    || (entry.key == "minItems" && is_tuple(subschema, value))
+                    || is_inert(subschema, &entry.key)
+                {
+                    continue;
+                }
+                let limit = limits.iter().find(|limit| limit.pointer() == at);
+                let help = help(entry, value, at, limit);
+                ctx.report(
+                    Field::InputSchema,
+                    Target::Key(entry),
+                    format!(
+                        "the schema enforces `{}: {}`; a validating host rejects less with a \
+                         generic error",
+                        entry.key,
+                        format_number(value)
+                    ),
+                )
+                .help(help);
+            }
+        });
+    }
+}
+
+/// An array of fixed shape rather than a list with a minimum: `minItems` equal to `maxItems`
+/// (a coordinate pair), or no more than the positional items (`prefixItems`, or draft-07's
+/// `items` list) describe. A model does not pad a pair with filler.
+fn is_tuple(schema: &Node, min_items: f64) -> bool {
+    let max_items = schema.get("maxItems").and_then(Node::as_f64);
+    let positional = ["prefixItems", "items"]
+        .iter()
+        .filter_map(|key| schema.get(key).and_then(Node::as_array))
+        .map(<[Node]>::len)
+        .max()
+        .unwrap_or(0);
+    max_items == Some(min_items) || (positional as f64) >= min_items
+}
+
+/// A keyword that cannot apply because the schema declares only other types (`minItems` on
+/// `type: integer`): validators ignore it, so nothing is enforced.
+fn is_inert(schema: &Node, keyword: &str) -> bool {
+    let types = helpers::declared_types(schema);
+    let applies: &[&str] = match keyword {
+        "minItems" | "minContains" => &["array"],
+        "minProperties" => &["object"],
+        "minLength" => &["string"],
+        _ => &["number", "integer"],
+    };
+    !types.is_empty() && !applies.iter().any(|ty| types.contains(ty))
+}
+
+/// The `limits` key that declares the same minimum, if the manifest has one.
+fn limit_key(keyword: &str) -> Option<&'static str> {
+    match keyword {
+        "exclusiveMinimum" => Some("minimum"),
+        _ => Bound::from_schema_keyword(keyword).map(Bound::limit_key),
+    }
+}
+
+fn help(entry: &Entry, value: f64, at: &str, limit: Option<&Limit<'_>>) -> String {
+    let keyword = &entry.key;
+    let number = format_number(value);
+    let at_text = if at.is_empty() { "\"\"" } else { at };
+    match (limit, limit_key(keyword)) {
+        (Some(limit), Some(key)) if !limit.bounds.iter().any(|(b, _, _)| b.limit_key() == key) => {
+            format!(
+                "the `limits` entry at `{at_text}` lacks `{key}`: add `{key}: {number}` there, \
+                 then delete `{keyword}` from the schema"
+            )
+        }
+        (Some(_), _) => format!(
+            "the tool declares this limit under `limits` (at `{at_text}`) and enforces it at run \
+             time: delete `{keyword}` from the schema"
+        ),
+        (None, key) => {
+            let declare = match key {
+                Some(key) => {
+                    format!("declare it under `limits` (`at: {at_text}`, `{key}: {number}`)")
+                }
+                None => format!("declare it under `limits` (`at: {at_text}`)"),
+            };
+            format!(
+                "enforce the minimum at run time with an error that tells the model what is \
+                 missing, {declare}, and state it in the description"
+            )
+        }
+    }
+}
