@@ -18,7 +18,10 @@ fn rust_rules() -> Vec<Registered> {
     macro_rules! rust_rules {
         ($($rule:ty),* $(,)?) => { vec![$(Registered::rust::<$rule>()),*] };
     }
-    rust_rules![rules::meta::InvalidManifest,]
+    rust_rules![
+        rules::meta::InvalidManifest,
+        rules::budget::GuidelinesTooLong,
+    ]
 }
 
 type RustBuilder = fn(Option<&Node>, Option<&Arc<SourceFile>>) -> Result<Box<dyn Rule>>;
