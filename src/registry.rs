@@ -21,6 +21,7 @@ fn rust_rules() -> Vec<Registered> {
     rust_rules![
         rules::meta::InvalidManifest,
         rules::budget::GuidelinesTooLong,
+        rules::budget::ToolTooLong,
     ]
 }
 
