@@ -22,6 +22,7 @@ fn rust_rules() -> Vec<Registered> {
         rules::meta::InvalidManifest,
         rules::budget::GuidelinesTooLong,
         rules::budget::ToolTooLong,
+        rules::names::DuplicateToolName,
     ]
 }
 

@@ -3,3 +3,4 @@
 
 pub mod budget;
 pub mod meta;
+pub mod names;
