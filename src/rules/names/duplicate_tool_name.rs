@@ -3,9 +3,8 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use crate::diagnostic::Field;
-use crate::model::ToolSet;
+use crate::model::{Tool, ToolSet};
 use crate::rule::{Ctx, Rule, Target, declare_rule};
-use crate::syntax::Entry;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -14,7 +13,9 @@ pub struct DuplicateToolName {}
 declare_rule! {
     /// ## What it does
     /// Flags a tool whose name is already used by an earlier tool of the same file (or
-    /// server). Names are compared exactly: MCP tool names are case-sensitive.
+    /// server). Names are compared exactly: MCP tool names are case-sensitive. The help says
+    /// whether the later definition is an exact copy of the first. (Duplicates across the
+    /// files of one run are not checked yet.)
     ///
     /// ## Why is this bad?
     /// The model calls a tool by its name, so two tools with one name cannot both be called:
@@ -46,14 +47,28 @@ declare_rule! {
 
 impl Rule for DuplicateToolName {
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
-        let mut first: HashMap<&str, &Entry> = HashMap::new();
-        for entry in set.tools.iter().filter_map(|tool| tool.name) {
+        let mut first: HashMap<&str, &Tool<'_>> = HashMap::new();
+        for tool in &set.tools {
+            let Some(entry) = tool.name else {
+                continue;
+            };
             let Some(name) = entry.value.as_str() else {
                 continue;
             };
             let Some(original) = first.get(name) else {
-                first.insert(name, entry);
+                first.insert(name, tool);
                 continue;
+            };
+            let Some(original_name) = original.name else {
+                continue;
+            };
+            // Some files gather the variants of a tool that a host picks from at run time;
+            // say whether this one is a copy or a different definition.
+            let help = if original.node.to_json() == tool.node.to_json() {
+                "this definition is an exact copy of the first: delete one of them"
+            } else {
+                "the two definitions differ: give each tool its own name, or keep only the one \
+                 the model should see"
             };
             ctx.set_tool(Some(name));
             ctx.report(
@@ -63,9 +78,9 @@ impl Rule for DuplicateToolName {
             )
             .related(
                 format!("`{name}` is first defined here"),
-                original.value.span.clone(),
+                original_name.value.span.clone(),
             )
-            .help("give each tool its own name, or merge the two tools into one");
+            .help(help);
         }
         ctx.set_tool(None);
     }
