@@ -547,9 +547,14 @@ fn string_entry<'a>(
 }
 
 fn wrong_type(node: &Node, expected: &str, field: Field, tool: Option<&str>) -> ShapeError {
-    let key = node.pointer.rsplit('/').next().unwrap_or_default();
+    let mut tokens = node.pointer.rsplit('/');
+    let key = tokens.next().unwrap_or_default();
+    let subject = match (key.parse::<usize>(), tokens.next()) {
+        (Ok(index), Some(parent)) => format!("item {} of `{parent}`", index + 1),
+        _ => format!("`{key}`"),
+    };
     ShapeError {
-        message: format!("`{key}` must be {expected}, found {}", node.type_name()),
+        message: format!("{subject} must be {expected}, found {}", node.type_name()),
         help: None,
         span: node.span.clone(),
         pointer: node.pointer.clone(),

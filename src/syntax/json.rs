@@ -103,17 +103,18 @@ enum Expected {
     Nothing,
 }
 
-/// An open container: where it opened, its pointer, and what it holds so far.
+/// An open container: where it opened, its pointer, and where its children start on the
+/// shared child stacks (so each container's children end up in one exactly-sized `Vec`).
 enum Frame {
     Array {
         open: usize,
         pointer: String,
-        items: Vec<Node>,
+        first: usize,
     },
     Object {
         open: usize,
         pointer: String,
-        entries: Vec<Entry>,
+        first: usize,
         /// The key whose value is being parsed.
         key: String,
         key_span: Span,
@@ -233,6 +234,9 @@ impl Parser<'_> {
     /// Parses the value at `self.pos` (after leading whitespace) and everything nested in it.
     fn parse_document(&mut self) -> Result<Node, ParseError> {
         let mut stack: Vec<Frame> = Vec::new();
+        // The children of every open container, innermost last.
+        let mut items: Vec<Node> = Vec::new();
+        let mut entries: Vec<Entry> = Vec::new();
         // The pointer of the value about to be parsed.
         let mut pointer = String::new();
         'value: loop {
@@ -259,7 +263,7 @@ impl Parser<'_> {
                         stack.push(Frame::Object {
                             open: start,
                             pointer,
-                            entries: Vec::new(),
+                            first: entries.len(),
                             key,
                             key_span,
                         });
@@ -281,7 +285,7 @@ impl Parser<'_> {
                         stack.push(Frame::Array {
                             open: start,
                             pointer,
-                            items: Vec::new(),
+                            first: items.len(),
                         });
                         pointer = child;
                         continue 'value;
@@ -326,14 +330,14 @@ impl Parser<'_> {
                 match &mut frame {
                     Frame::Array {
                         pointer: parent,
-                        items,
+                        first,
                         ..
                     } => {
                         items.push(node);
                         match self.peek() {
                             Some(b',') => {
                                 self.after_comma(b']')?;
-                                pointer = index_pointer(parent, items.len());
+                                pointer = index_pointer(parent, items.len() - *first);
                                 stack.push(frame);
                                 continue 'value;
                             }
@@ -343,7 +347,6 @@ impl Parser<'_> {
                     }
                     Frame::Object {
                         pointer: parent,
-                        entries,
                         key,
                         key_span,
                         ..
@@ -373,14 +376,20 @@ impl Parser<'_> {
                     Frame::Array {
                         open,
                         pointer,
-                        items,
-                    } => Node::new(NodeKind::Array(items), open..self.pos, pointer),
+                        first,
+                    } => {
+                        let children: Vec<Node> = items.drain(first..).collect();
+                        Node::new(NodeKind::Array(children), open..self.pos, pointer)
+                    }
                     Frame::Object {
                         open,
                         pointer,
-                        entries,
+                        first,
                         ..
-                    } => Node::new(NodeKind::Object(entries), open..self.pos, pointer),
+                    } => {
+                        let children: Vec<Entry> = entries.drain(first..).collect();
+                        Node::new(NodeKind::Object(children), open..self.pos, pointer)
+                    }
                 };
             }
         }
@@ -439,6 +448,7 @@ impl Parser<'_> {
         // Allocated at the first escape; until then the value is a plain slice of the source.
         let mut out: Option<String> = None;
         loop {
+            i = skip_plain(bytes, i);
             let Some(&b) = bytes.get(i) else {
                 return Err(unclosed());
             };
@@ -586,6 +596,30 @@ impl Parser<'_> {
         self.pos = start + word.len();
         Ok(())
     }
+}
+
+/// Skips string bytes that need no attention (not `"`, `\\` or a control character) eight at a
+/// time; the caller's byte loop handles whatever stops it.
+fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let word = u64::from_le_bytes(chunk);
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        // A byte is zero, or below 0x20, exactly when its high bit survives these.
+        let special = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(ONES * 0x20) & !word);
+        if special & HIGHS != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
 }
 
 /// Decodes the escape sequence whose backslash is at `at` in `src`: the char and the length
@@ -1033,6 +1067,25 @@ mod tests {
             "invalid unicode escape: `\\u` must be followed by four hex digits"
         );
         assert_eq!(&src[e.span.clone()], "\\u12");
+    }
+
+    #[test]
+    fn specials_are_found_at_every_offset_of_long_strings() {
+        for n in 0..40 {
+            let pad = "aé".repeat(n / 3) + &"b".repeat(n % 3);
+            let src = format!("[\"{pad}\\n{pad}\"]");
+            let root = ok(&src);
+            assert_eq!(
+                at(&root, "/0").as_str(),
+                Some(format!("{pad}\n{pad}").as_str())
+            );
+            let src = format!("[\"{pad}\u{1f}{pad}\"]");
+            assert_eq!(err(&src).span.start, 2 + pad.len(), "{src:?}");
+            let src = format!("[\"{pad}\", 1]");
+            assert_eq!(at(&ok(&src), "/1").span.start, 5 + pad.len());
+            let src = format!("[\"{pad}");
+            assert_eq!(err(&src).span, 1..2);
+        }
     }
 
     #[test]

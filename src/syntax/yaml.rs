@@ -1824,6 +1824,121 @@ mod tests {
         }
     }
 
+    /// Generated scalars of every style, each word unique in the file: the mapped range of a
+    /// word always holds the word's true source location (exactly, or an enclosing range), and
+    /// segments are trusted for most of them (so the check is not vacuous).
+    #[test]
+    fn generated_scalars_map_words_to_their_true_location() {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut trusted = 0;
+        let mut total = 0;
+        for case in 0..3000 {
+            let mut word = 0;
+            let mut fresh = || {
+                word += 1;
+                format!("w{word}z")
+            };
+            let style = case % 5;
+            let mut body = String::new();
+            match style {
+                0 => {
+                    body.push_str(&fresh());
+                    for _ in 0..next(8) {
+                        body.push_str([" ", "  ", "\n  ", "\n\n  ", " \n   "][next(5)]);
+                        body.push_str(&fresh());
+                    }
+                }
+                1 | 2 => {
+                    let quote = if style == 1 { "'" } else { "\"" };
+                    body.push_str(quote);
+                    for _ in 0..next(10) + 1 {
+                        let piece = next(12);
+                        match piece {
+                            0..=3 => body.push_str(&fresh()),
+                            4 => body.push(' '),
+                            5 => body.push_str("\n  "),
+                            6 => body.push_str("  \n\n   "),
+                            7 => body.push_str("é日"),
+                            _ if style == 1 => body.push_str("''"),
+                            8 => body.push_str(["\\n", "\\t", "\\\"", "\\\\", "\\/"][next(5)]),
+                            9 => body.push_str("\\u00e9"),
+                            10 => body.push_str("\\\n   "),
+                            _ => body.push_str("\\ "),
+                        }
+                    }
+                    body.push_str(quote);
+                }
+                _ => {
+                    let header = ["|", "|-", "|+", ">", ">-", ">+", "|2", ">2", "|-1", ">+1"];
+                    body.push_str(header[next(header.len())]);
+                    body.push_str(["\n", "  # c\n", "\r\n"][next(3)]);
+                    for line in 0..next(6) + 1 {
+                        match next(6) {
+                            0 if line > 0 => body.push('\n'),
+                            1 if line > 0 => body.push_str("  \n"),
+                            _ => {
+                                body.push_str("  ");
+                                body.push_str(["", "", " ", "   "][next(4)]);
+                                body.push_str(&fresh());
+                                for _ in 0..next(3) {
+                                    body.push_str([" ", "  ", " é "][next(3)]);
+                                    body.push_str(&fresh());
+                                }
+                                body.push('\n');
+                            }
+                        }
+                    }
+                }
+            }
+            let src = format!("k: é\na: {body}\nz: 1\n");
+            let Ok(root) = parse(&src) else { continue };
+            let Some(node) = root.at_pointer("/a") else {
+                continue;
+            };
+            let NodeKind::String(s) = &node.kind else {
+                continue;
+            };
+            total += 1;
+            if string_segments(s.style, &src[s.raw.clone()], s.raw.start, &s.value).is_some() {
+                trusted += 1;
+            }
+            let bounds = node.span.start.min(s.raw.start)..node.span.end.max(s.raw.end);
+            let value = &s.value;
+            let mut at = 0;
+            while let Some(offset) = value[at..].find('w') {
+                let start = at + offset;
+                let Some(len) = value[start..].find('z').map(|end| end + 1) else {
+                    break;
+                };
+                let word = &value[start..start + len];
+                at = start + len;
+                let truth = src.find(word).expect("the word is in the source");
+                let range = node.source_range(&src, start..start + len);
+                assert!(
+                    range.start <= truth && truth + len <= range.end,
+                    "{word:?} in {src:?} mapped to {:?} ({:?})",
+                    &src[range.clone()],
+                    value
+                );
+                assert!(
+                    bounds.start <= range.start && range.end <= bounds.end,
+                    "{word:?} in {src:?} mapped outside the scalar"
+                );
+            }
+        }
+        assert!(total > 2500, "only {total} parsed");
+        assert!(
+            trusted * 10 > total * 9,
+            "segments trusted for {trusted} of {total}"
+        );
+    }
+
     /// Pseudo-random YAML-ish inputs: parsing never panics, spans are in bounds, and string
     /// segments (when trusted) are consistent.
     #[test]
@@ -1902,6 +2017,15 @@ mod tests {
                     let len = s.value.len();
                     let range = node.source_range(src, 0..len);
                     assert!(src.get(range).is_some(), "{src:?}: {node:?}");
+                    let raw = &src[s.raw.clone()];
+                    if let Some(segments) = string_segments(s.style, raw, s.raw.start, &s.value) {
+                        let mut previous_end = s.raw.start;
+                        for segment in segments {
+                            assert!(segment.source.start >= previous_end, "{src:?}: {node:?}");
+                            assert!(segment.source.end <= s.raw.end, "{src:?}: {node:?}");
+                            previous_end = segment.source.end;
+                        }
+                    }
                 }
                 NodeKind::Array(items) => todo.extend(items),
                 NodeKind::Object(entries) => {
