@@ -25,6 +25,9 @@ fn rust_rules() -> Vec<Registered> {
         rules::schema::InvalidJsonSchema,
         rules::schema::RuntimeLimitNotStated,
         rules::schema::LimitMismatch,
+        rules::budget::GuidelinesTooLong,
+        rules::budget::ToolTooLong,
+        rules::names::DuplicateToolName,
     ]
 }
 

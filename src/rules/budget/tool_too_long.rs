@@ -1,0 +1,152 @@
+use serde::Deserialize;
+
+use crate::diagnostic::Field;
+use crate::model::Tool;
+use crate::rule::{Ctx, Rule, Target, declare_rule};
+
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ToolTooLong {
+    /// The budget for one whole tool definition, in tokens.
+    max_tokens: usize,
+}
+
+impl Default for ToolTooLong {
+    fn default() -> Self {
+        ToolTooLong { max_tokens: 1500 }
+    }
+}
+
+declare_rule! {
+    /// ## What it does
+    /// Adds up the tokens of everything a model reads about one tool: its name, description,
+    /// snippet, guidelines and input schema (as compact JSON, what a provider sends). Each part
+    /// is counted on its own with the configured encoding (`o200k_base` by default); the tool
+    /// is flagged when the sum is over the budget. The help names the largest part.
+    ///
+    /// ## Why is this bad?
+    /// A tool definition is sent with every request, called or not. Each field can stay under
+    /// its own budget and the tool as a whole still cost more context than the task at hand;
+    /// with a few dozen tools that is a large share of the window before the user says a word.
+    ///
+    /// ## Example
+    /// A tool with an 700-token description, ten guidelines and a 900-token schema.
+    ///
+    /// Use instead: shorten the largest part first. Keep what the tool does and when to call
+    /// it; drop parameters the model does not need to choose; or mark a rarely used tool
+    /// `defer_loading: true` so that it is loaded through tool search only when needed.
+    ///
+    /// ## Options
+    /// - `max-tokens` (integer, default `1500`): the budget for one tool.
+    ToolTooLong {
+        code: "TC106",
+        name: "tool-too-long",
+        family: Budget,
+        severity: Error,
+        summary: "a whole tool (name, description, snippet, guidelines, schema) over its token budget (default 1500)",
+    }
+}
+
+/// The parts of a tool the budget covers, in the order they are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Name,
+    Description,
+    Snippet,
+    Guidelines,
+    InputSchema,
+}
+
+impl Part {
+    fn label(self) -> &'static str {
+        match self {
+            Part::Name => "the name",
+            Part::Description => "the description",
+            Part::Snippet => "the snippet",
+            Part::Guidelines => "the guidelines",
+            Part::InputSchema => "the input schema",
+        }
+    }
+
+    fn advice(self) -> &'static str {
+        match self {
+            Part::Name => "shorten the name",
+            Part::Description => {
+                "keep what the tool does and when to call it; move field details into the \
+                 schema's descriptions"
+            }
+            Part::Snippet => "keep the snippet to one short line",
+            Part::Guidelines => {
+                "keep the conditions that decide when to call the tool; move the workflow into \
+                 the description"
+            }
+            Part::InputSchema => {
+                "drop parameters the model does not need to choose and set tuning values \
+                 server-side"
+            }
+        }
+    }
+}
+
+impl Rule for ToolTooLong {
+    fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
+        let schema = tool.input_schema().map(|node| node.to_json().to_string());
+        let mut parts: Vec<(Part, &str)> = vec![(Part::Name, tool.name())];
+        if let Some(text) = tool.description().and_then(|node| node.as_str()) {
+            parts.push((Part::Description, text));
+        }
+        if let Some(text) = tool.snippet().and_then(|node| node.as_str()) {
+            parts.push((Part::Snippet, text));
+        }
+        parts.extend(
+            tool.guidelines()
+                .filter_map(|node| node.as_str())
+                .map(|text| (Part::Guidelines, text)),
+        );
+        if let Some(schema) = &schema {
+            parts.push((Part::InputSchema, schema.as_str()));
+        }
+        let texts: Vec<&str> = parts.iter().map(|(_, text)| *text).collect();
+        let Some(counts) = ctx.encoding.count_parts_over(&texts, self.max_tokens) else {
+            return;
+        };
+        let total: usize = counts.iter().sum();
+        // Guidelines add up to one part.
+        let mut sums: Vec<(Part, usize)> = Vec::new();
+        for ((part, _), count) in parts.iter().zip(&counts) {
+            match sums.iter_mut().find(|(seen, _)| seen == part) {
+                Some((_, sum)) => *sum += count,
+                None => sums.push((*part, *count)),
+            }
+        }
+        let name = tool.name();
+        let message = if name.is_empty() {
+            format!(
+                "tool is {total} tokens ({}), budget {}",
+                ctx.encoding, self.max_tokens
+            )
+        } else {
+            format!(
+                "tool `{name}` is {total} tokens ({}), budget {}",
+                ctx.encoding, self.max_tokens
+            )
+        };
+        // The first of equally large parts wins, so the help is stable.
+        let largest = sums.iter().rev().max_by_key(|(_, count)| *count).copied();
+        let finding = ctx.report(Field::Name, Target::Value(tool.node), message);
+        // Underline the name (key and value), where a reader looks for the tool; the pointer
+        // stays the tool's, since the finding is about all of it.
+        if let Some(entry) = tool.name {
+            finding.span = entry.key_span.start.min(entry.value.span.start)
+                ..entry.key_span.end.max(entry.value.span.end);
+        }
+        if let Some((part, count)) = largest {
+            finding.help(format!(
+                "the largest part is {} ({count} of {total} tokens): {}; or, if the tool is \
+                 rarely needed, load it through tool search (`defer_loading: true`)",
+                part.label(),
+                part.advice()
+            ));
+        }
+    }
+}

@@ -1,0 +1,87 @@
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+use crate::diagnostic::Field;
+use crate::model::{Tool, ToolSet};
+use crate::rule::{Ctx, Rule, Target, declare_rule};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DuplicateToolName {}
+
+declare_rule! {
+    /// ## What it does
+    /// Flags a tool whose name is already used by an earlier tool of the same file (or
+    /// server). Names are compared exactly: MCP tool names are case-sensitive. The help says
+    /// whether the later definition is an exact copy of the first. (Duplicates across the
+    /// files of one run are not checked yet.)
+    ///
+    /// ## Why is this bad?
+    /// The model calls a tool by its name, so two tools with one name cannot both be called:
+    /// providers reject such a request, or a host silently keeps only one of the two, and
+    /// the model reads a description for a tool it cannot reach.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   - name: search
+    ///     description: Search the documentation.
+    ///   - name: search
+    ///     description: Search the code.
+    /// ```
+    ///
+    /// Use instead: give each tool its own name (`search_docs`, `search_code`), or merge the
+    /// two into one tool.
+    ///
+    /// ## Options
+    /// None.
+    DuplicateToolName {
+        code: "TC502",
+        name: "duplicate-tool-name",
+        family: Names,
+        severity: Error,
+        summary: "two tools with the same name in one file or server",
+    }
+}
+
+impl Rule for DuplicateToolName {
+    fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
+        let mut first: HashMap<&str, &Tool<'_>> = HashMap::new();
+        for tool in &set.tools {
+            let Some(entry) = tool.name else {
+                continue;
+            };
+            let Some(name) = entry.value.as_str() else {
+                continue;
+            };
+            let Some(original) = first.get(name) else {
+                first.insert(name, tool);
+                continue;
+            };
+            let Some(original_name) = original.name else {
+                continue;
+            };
+            // Some files gather the variants of a tool that a host picks from at run time;
+            // say whether this one is a copy or a different definition.
+            let help = if original.node.to_json() == tool.node.to_json() {
+                "this definition is an exact copy of the first: delete one of them"
+            } else {
+                "the two definitions differ: give each tool its own name, or keep only the one \
+                 the model should see"
+            };
+            ctx.set_tool(Some(name));
+            ctx.report(
+                Field::Name,
+                Target::Value(&entry.value),
+                format!("duplicate tool name `{name}`"),
+            )
+            .related(
+                format!("`{name}` is first defined here"),
+                original_name.value.span.clone(),
+            )
+            .help(help);
+        }
+        ctx.set_tool(None);
+    }
+}

@@ -1,0 +1,3 @@
+mod duplicate_tool_name;
+
+pub use duplicate_tool_name::DuplicateToolName;
