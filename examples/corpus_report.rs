@@ -10,6 +10,9 @@ use toolcheck::config::Config;
 use toolcheck::engine::{Input, Linter, Overrides};
 use toolcheck::registry::Registry;
 
+/// Findings of one rule in one corpus, and the (file, tool) pairs they touch.
+type Tally = (usize, BTreeSet<(String, String)>);
+
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let corpora = std::env::args()
@@ -62,8 +65,7 @@ fn main() {
     let corpus_of = |file: &str| file.split('/').next().unwrap_or(file).to_string();
     let mut tools_per_corpus: BTreeMap<String, usize> = BTreeMap::new();
     // rule → corpus → (findings, tools affected)
-    let mut counts: BTreeMap<String, BTreeMap<String, (usize, BTreeSet<(String, String)>)>> =
-        BTreeMap::new();
+    let mut counts: BTreeMap<String, BTreeMap<String, Tally>> = BTreeMap::new();
     let mut samples: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for report in &reports {
         let corpus = corpus_of(&report.file.name);
