@@ -105,7 +105,7 @@ pub struct Diagnostic {
     pub pointer: String,
     /// Byte range in `file.text`.
     pub span: Span,
-    /// Why a suppression was given, for suppressed findings kept in the output.
+    /// Secondary locations, e.g. the first definition of a duplicated name.
     pub related: Vec<Related>,
 }
 
