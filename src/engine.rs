@@ -3,17 +3,18 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::config::{Config, Level, Spanned};
 use crate::diagnostic::{Diagnostic, Field, Related, Severity};
 use crate::error::{Error, Result};
-use crate::model::{self, ShapeError};
+use crate::model::{self, ShapeError, ToolSet};
 use crate::registry::{Registered, Registry};
-use crate::rule::{Ctx, Finding, Rule, RuleMeta};
+use crate::rule::{Ctx, Finding, Rule, RuleMeta, RunCtx, SetRef};
 use crate::source::SourceFile;
 use crate::suggest::did_you_mean;
-use crate::syntax::{self, Span};
+use crate::syntax::{self, Node, Span};
 use crate::tokens::Encoding;
 
 /// Selection and severity flags from the command line; they apply after the config file.
@@ -159,6 +160,23 @@ impl Linter {
 
     /// Lints one file's text. `json` says whether to read it as JSON (else YAML).
     pub fn lint(&self, file: Arc<SourceFile>, json: bool) -> FileReport {
+        let mut linted = vec![self.lint_file(file, json)];
+        self.check_run(&mut linted);
+        let (report, _) = linted.pop().expect("one file in, one report out");
+        report
+    }
+
+    /// Lints every input on all cores, then runs the checks across files; reports come back
+    /// in input order.
+    pub fn lint_all(&self, inputs: Vec<Input>) -> Vec<FileReport> {
+        let mut linted = parallel_map(inputs, |input| self.lint_input(input));
+        self.check_run(&mut linted);
+        linted.into_iter().map(|(report, _)| report).collect()
+    }
+
+    /// Parses, normalizes and runs the per-tool and per-file checks. The parsed tree is
+    /// returned for the checks across files.
+    fn lint_file(&self, file: Arc<SourceFile>, json: bool) -> (FileReport, Option<Node>) {
         let parsed = if json {
             syntax::json::parse(&file.text)
         } else {
@@ -176,12 +194,7 @@ impl Linter {
                     Field::File,
                     None,
                 );
-                return FileReport {
-                    file,
-                    tools: 0,
-                    skipped: 0,
-                    diagnostics: vec![diagnostic],
-                };
+                return (unreadable(file, diagnostic), None);
             }
         };
         let (set, shape_errors) = model::normalize(&root);
@@ -208,59 +221,64 @@ impl Linter {
             }
             ctx.set_tool(None);
             active.rule.check_set(&set, &mut ctx);
-            diagnostics.extend(ctx.take_findings().into_iter().map(|finding| {
-                diagnostic(&file, &active.code, &active.name, active.severity, finding)
-            }));
+            diagnostics.extend(
+                ctx.take_findings()
+                    .into_iter()
+                    .map(|finding| active.diagnostic(&file, finding)),
+            );
         }
         diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        FileReport {
+        let report = FileReport {
             tools: set.tools.len(),
             skipped: set.skipped,
             file,
             diagnostics,
+        };
+        (report, Some(root))
+    }
+
+    /// Runs the checks across files over every file that parsed.
+    fn check_run(&self, linted: &mut [(FileReport, Option<Node>)]) {
+        let mut found: Vec<(usize, Diagnostic)> = Vec::new();
+        {
+            let parsed: Vec<(usize, ToolSet<'_>)> = linted
+                .iter()
+                .enumerate()
+                .filter_map(|(index, (_, root))| Some((index, model::normalize(root.as_ref()?).0)))
+                .collect();
+            let sets: Vec<SetRef<'_>> = parsed
+                .iter()
+                .map(|(index, set)| SetRef {
+                    file: &linted[*index].0.file,
+                    set,
+                })
+                .collect();
+            for active in &self.rules {
+                let ctxs = sets
+                    .iter()
+                    .map(|set| Ctx::new(&set.file.text, self.encoding))
+                    .collect();
+                let mut run = RunCtx::new(ctxs);
+                active.rule.check_run(&sets, &mut run);
+                for (set_index, finding) in run.take_findings() {
+                    let (index, _) = parsed[set_index];
+                    found.push((index, active.diagnostic(&linted[index].0.file, finding)));
+                }
+            }
+        }
+        for (index, diagnostic) in found {
+            let report = &mut linted[index].0;
+            report.diagnostics.push(diagnostic);
+            report
+                .diagnostics
+                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         }
     }
 
-    /// Lints every input on all cores; reports come back in input order.
-    pub fn lint_all(&self, inputs: Vec<Input>) -> Vec<FileReport> {
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(inputs.len().max(1));
-        let next = AtomicUsize::new(0);
-        let inputs: Vec<std::sync::Mutex<Option<Input>>> = inputs
-            .into_iter()
-            .map(|i| std::sync::Mutex::new(Some(i)))
-            .collect();
-        let mut reports: Vec<(usize, FileReport)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut done = Vec::new();
-                        loop {
-                            let index = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(slot) = inputs.get(index) else { break };
-                            let input = slot.lock().ok().and_then(|mut slot| slot.take());
-                            if let Some(input) = input {
-                                done.push((index, self.lint_input(input)));
-                            }
-                        }
-                        done
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|worker| worker.join().unwrap_or_default())
-                .collect()
-        });
-        reports.sort_by_key(|(index, _)| *index);
-        reports.into_iter().map(|(_, report)| report).collect()
-    }
-
-    fn lint_input(&self, input: Input) -> FileReport {
+    fn lint_input(&self, input: Input) -> (FileReport, Option<Node>) {
         let json = input.is_json();
         match String::from_utf8(input.bytes) {
-            Ok(text) => self.lint(SourceFile::new(input.name, text), json),
+            Ok(text) => self.lint_file(SourceFile::new(input.name, text), json),
             Err(error) => {
                 let offset = error.utf8_error().valid_up_to();
                 let text = String::from_utf8_lossy(error.as_bytes()).into_owned();
@@ -274,15 +292,64 @@ impl Linter {
                     Field::File,
                     None,
                 );
-                FileReport {
-                    file,
-                    tools: 0,
-                    skipped: 0,
-                    diagnostics: vec![diagnostic],
-                }
+                (unreadable(file, diagnostic), None)
             }
         }
     }
+}
+
+impl Active {
+    fn diagnostic(&self, file: &Arc<SourceFile>, finding: Finding) -> Diagnostic {
+        let severity = finding
+            .at_most
+            .map_or(self.severity, |cap| cap.min(self.severity));
+        diagnostic(file, &self.code, &self.name, severity, finding)
+    }
+}
+
+fn unreadable(file: Arc<SourceFile>, diagnostic: Diagnostic) -> FileReport {
+    FileReport {
+        file,
+        tools: 0,
+        skipped: 0,
+        diagnostics: vec![diagnostic],
+    }
+}
+
+/// `f` over `items` on all cores; results in input order.
+fn parallel_map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len().max(1));
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<T>>> = items
+        .into_iter()
+        .map(|item| Mutex::new(Some(item)))
+        .collect();
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(slot) = slots.get(index) else { break };
+                        let item = slot.lock().ok().and_then(|mut slot| slot.take());
+                        if let Some(item) = item {
+                            done.push((index, f(item)));
+                        }
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().unwrap_or_default())
+            .collect()
+    });
+    done.sort_by_key(|(index, _)| *index);
+    done.into_iter().map(|(_, result)| result).collect()
 }
 
 /// One file to lint: its display name and bytes.
@@ -334,6 +401,7 @@ fn invalid_manifest(
         span,
         tool,
         related: None,
+        at_most: None,
     };
     diagnostic(
         file,
@@ -365,10 +433,10 @@ fn diagnostic(
         span: finding.span,
         related: finding
             .related
-            .map(|(message, span)| Related {
-                message,
-                file: file.clone(),
-                span,
+            .map(|related| Related {
+                message: related.message,
+                file: related.file.unwrap_or_else(|| file.clone()),
+                span: related.span,
             })
             .into_iter()
             .collect(),

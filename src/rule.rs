@@ -3,8 +3,11 @@
 
 use std::ops::Range;
 
+use std::sync::Arc;
+
 use crate::diagnostic::{Field, Severity};
 use crate::model::{Tool, ToolSet};
+use crate::source::SourceFile;
 use crate::syntax::{Entry, Node, Span};
 use crate::tokens::Encoding;
 
@@ -58,10 +61,43 @@ pub struct RuleMeta {
     pub origin: Origin,
 }
 
-/// A check. Each hook runs once per tool, or once per file (tool set).
+/// A check. Each hook runs once per tool, once per file (tool set), or once per run over
+/// every file (for findings across files, such as the same tool name in two servers).
 pub trait Rule: Send + Sync {
     fn check_tool(&self, _tool: &Tool<'_>, _ctx: &mut Ctx<'_>) {}
     fn check_set(&self, _set: &ToolSet<'_>, _ctx: &mut Ctx<'_>) {}
+    fn check_run(&self, _sets: &[SetRef<'_>], _ctx: &mut RunCtx<'_>) {}
+}
+
+/// One file's tool set, as a run-level check sees it.
+pub struct SetRef<'a> {
+    pub file: &'a Arc<SourceFile>,
+    pub set: &'a ToolSet<'a>,
+}
+
+/// The context of a run-level check: one [`Ctx`] per file, in the order of the `sets`.
+pub struct RunCtx<'a> {
+    files: Vec<Ctx<'a>>,
+}
+
+impl<'a> RunCtx<'a> {
+    pub fn new(files: Vec<Ctx<'a>>) -> Self {
+        RunCtx { files }
+    }
+
+    /// The context to report into for `sets[index]`.
+    pub fn file(&mut self, index: usize) -> &mut Ctx<'a> {
+        &mut self.files[index]
+    }
+
+    /// The findings, by index into the `sets`.
+    pub fn take_findings(&mut self) -> Vec<(usize, Finding)> {
+        self.files
+            .iter_mut()
+            .enumerate()
+            .flat_map(|(index, ctx)| ctx.take_findings().into_iter().map(move |f| (index, f)))
+            .collect()
+    }
 }
 
 /// What a finding points at.
@@ -85,8 +121,19 @@ pub struct Finding {
     pub pointer: String,
     pub span: Span,
     pub tool: Option<String>,
-    /// A secondary location, e.g. the first of two duplicates: (message, span).
-    pub related: Option<(String, Span)>,
+    /// A secondary location, e.g. the first of two duplicates.
+    pub related: Option<RelatedSpan>,
+    /// The most severe level this finding may have, whatever the rule is configured to (a
+    /// milder case of a rule, e.g. a duplicate across files rather than within one).
+    pub at_most: Option<Severity>,
+}
+
+/// A secondary location of a finding; `file` is `None` for the finding's own file.
+#[derive(Debug, Clone)]
+pub struct RelatedSpan {
+    pub message: String,
+    pub file: Option<Arc<SourceFile>>,
+    pub span: Span,
 }
 
 impl Finding {
@@ -100,8 +147,34 @@ impl Finding {
         self
     }
 
+    /// A secondary location in the same file.
     pub fn related(&mut self, message: impl Into<String>, span: Span) -> &mut Self {
-        self.related = Some((message.into(), span));
+        self.related = Some(RelatedSpan {
+            message: message.into(),
+            file: None,
+            span,
+        });
+        self
+    }
+
+    /// A secondary location in another file.
+    pub fn related_in(
+        &mut self,
+        message: impl Into<String>,
+        file: &Arc<SourceFile>,
+        span: Span,
+    ) -> &mut Self {
+        self.related = Some(RelatedSpan {
+            message: message.into(),
+            file: Some(file.clone()),
+            span,
+        });
+        self
+    }
+
+    /// Caps the severity of this finding (the configured severity applies when lower).
+    pub fn at_most(&mut self, severity: Severity) -> &mut Self {
+        self.at_most = Some(severity);
         self
     }
 }
@@ -151,6 +224,7 @@ impl<'a> Ctx<'a> {
             span,
             tool: self.tool.clone(),
             related: None,
+            at_most: None,
         });
         self.findings.last_mut().expect("a finding was just pushed")
     }

@@ -1,10 +1,10 @@
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
-use crate::diagnostic::Field;
+use crate::diagnostic::{Field, Severity};
 use crate::model::{Tool, ToolSet};
-use crate::rule::{Ctx, Rule, Target, declare_rule};
+use crate::rule::{Ctx, Rule, RunCtx, SetRef, Target, declare_rule};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -14,8 +14,9 @@ declare_rule! {
     /// ## What it does
     /// Flags a tool whose name is already used by an earlier tool of the same file (or
     /// server). Names are compared exactly: MCP tool names are case-sensitive. The help says
-    /// whether the later definition is an exact copy of the first. (Duplicates across the
-    /// files of one run are not checked yet.)
+    /// whether the later definition is an exact copy of the first. A name that another file
+    /// of the same run already uses is reported too, at most as a warning, pointing at the
+    /// first definition in the other file.
     ///
     /// ## Why is this bad?
     /// The model calls a tool by its name, so two tools with one name cannot both be called:
@@ -83,5 +84,57 @@ impl Rule for DuplicateToolName {
             .help(help);
         }
         ctx.set_tool(None);
+    }
+
+    /// Across the files of one run, the same name is a warning: hosts that load several
+    /// servers often prefix names (`mcp__server__tool`), but a model still sees two tools
+    /// that claim the same job.
+    fn check_run(&self, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
+        let mut first: HashMap<&str, (usize, &crate::syntax::Node)> = HashMap::new();
+        for (index, set_ref) in sets.iter().enumerate() {
+            let mut seen_here: HashSet<&str> = HashSet::new();
+            for tool in &set_ref.set.tools {
+                let Some(entry) = tool.name else {
+                    continue;
+                };
+                let Some(name) = entry.value.as_str() else {
+                    continue;
+                };
+                // Duplicates inside one file are `check_set`'s; compare each file's first.
+                if !seen_here.insert(name) {
+                    continue;
+                }
+                match first.get(name) {
+                    None => {
+                        first.insert(name, (index, &entry.value));
+                    }
+                    Some(&(first_index, first_node)) if first_index != index => {
+                        let first_file = sets[first_index].file;
+                        let file = ctx.file(index);
+                        file.set_tool(Some(name));
+                        file.report(
+                            Field::Name,
+                            Target::Value(&entry.value),
+                            format!(
+                                "tool name `{name}` is also defined in `{}`",
+                                first_file.name
+                            ),
+                        )
+                        .related_in(
+                            format!("`{name}` is first defined here"),
+                            first_file,
+                            first_node.span.clone(),
+                        )
+                        .help(
+                            "when a host loads both files, the model sees two tools with one \
+                             name; rename one, or drop the copy",
+                        )
+                        .at_most(Severity::Warning);
+                        file.set_tool(None);
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
     }
 }

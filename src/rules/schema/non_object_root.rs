@@ -1,6 +1,6 @@
 use serde::Deserialize;
 
-use crate::diagnostic::Field;
+use crate::diagnostic::{Field, Severity};
 use crate::model::{Dialect, Tool};
 use crate::rule::{Ctx, Rule, Target, declare_rule};
 use crate::syntax::NodeKind;
@@ -15,8 +15,8 @@ declare_rule! {
     /// is not `"object"` (e.g. BFCL's `"dict"`, or `["object", "null"]`). The finding points at
     /// the root `type` value, at the schema when `type` is missing, or at the tool's name when
     /// there is no schema at all. A root without `type` that declares `properties` is the milder
-    /// case (the intent is clear, a strict provider still refuses it); the message says which
-    /// case it is.
+    /// case (the intent is clear, a strict provider still refuses it): it is reported as a
+    /// warning at most.
     ///
     /// ## Why is this bad?
     /// Anthropic, OpenAI and Gemini require the input schema to be an object schema with
@@ -104,13 +104,19 @@ impl Rule for NonObjectRoot {
             return;
         }
         let Some(ty) = schema.get("type") else {
-            let message = if schema.get("properties").is_some() {
+            let declares_properties = schema.get("properties").is_some();
+            let message = if declares_properties {
                 "the input schema declares `properties` but no `type`"
             } else {
                 "the input schema has no `type`"
             };
-            ctx.report(Field::InputSchema, Target::Key(entry), message)
+            let finding = ctx
+                .report(Field::InputSchema, Target::Key(entry), message)
                 .help("add `\"type\": \"object\"` at the schema's root; providers require it");
+            // `properties` says what was meant, and many hosts infer the type: the milder case.
+            if declares_properties {
+                finding.at_most(Severity::Warning);
+            }
             return;
         };
         match &ty.kind {
