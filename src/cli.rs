@@ -216,7 +216,7 @@ fn lint(args: LintArgs) -> Result<i32> {
     let summary = Summary::of(&reports);
     let diagnostics = render::diagnostics(&reports);
     let output = match args.format {
-        Format::Json => render::json::render(diagnostics, &summary, linter.encoding),
+        Format::Json => render::json::render(&reports, linter.encoding),
         Format::Human => {
             let color = match args.color {
                 Color::Always => true,

@@ -14,6 +14,7 @@ use crate::registry::{Registered, Registry};
 use crate::rule::{Ctx, Finding, Rule, RuleMeta, RunCtx, SetRef};
 use crate::source::SourceFile;
 use crate::suggest::did_you_mean;
+use crate::suppression::{self, Directive};
 use crate::syntax::{self, Node, Span};
 use crate::tokens::Encoding;
 
@@ -43,15 +44,46 @@ struct Active {
 pub struct Linter {
     rules: Vec<Active>,
     pub encoding: Encoding,
+    /// Every registered rule, for matching the rules that suppressions name.
+    metas: Vec<RuleMeta>,
+    per_file_ignores: Vec<PerFileIgnore>,
+    config_file: Option<Arc<SourceFile>>,
 }
 
 /// What linting one file found.
 #[derive(Debug)]
 pub struct FileReport {
     pub file: Arc<SourceFile>,
+    /// `false` for the config file, which only carries findings about its own suppressions.
+    pub linted: bool,
     pub tools: usize,
     pub skipped: usize,
     pub diagnostics: Vec<Diagnostic>,
+    /// Findings a suppression silenced, with the reason it gave.
+    pub suppressed: Vec<Suppressed>,
+}
+
+/// A finding silenced by an inline directive or `per-file-ignores`.
+#[derive(Debug)]
+pub struct Suppressed {
+    pub diagnostic: Diagnostic,
+    pub reason: Option<String>,
+}
+
+/// A `rules.per-file-ignores` entry: a glob, optionally narrowed to a JSON Pointer subtree.
+struct PerFileIgnore {
+    pattern: Spanned,
+    glob: globset::GlobMatcher,
+    pointer: Option<String>,
+    rules: Vec<Spanned>,
+}
+
+/// One file on its way through the run: its report, its parsed tree (for the checks across
+/// files) and its inline suppressions.
+struct Linted {
+    report: FileReport,
+    root: Option<Node>,
+    directives: Vec<Directive>,
 }
 
 impl Linter {
@@ -152,31 +184,63 @@ impl Linter {
                 rule,
             });
         }
+        let mut per_file_ignores = Vec::new();
+        for (pattern, rules) in &config.per_file_ignores {
+            let (glob, pointer) = match pattern.value.split_once('#') {
+                Some((glob, pointer)) => (glob, Some(pointer.to_string())),
+                None => (pattern.value.as_str(), None),
+            };
+            let glob = globset::Glob::new(glob)
+                .map_err(|error| {
+                    config.error_at(&pattern.span, format!("invalid glob `{glob}`: {error}"))
+                })?
+                .compile_matcher();
+            per_file_ignores.push(PerFileIgnore {
+                pattern: pattern.clone(),
+                glob,
+                pointer,
+                rules: rules.clone(),
+            });
+        }
         Ok(Linter {
             rules,
             encoding: overrides.tokenizer.unwrap_or(config.tokenizer),
+            metas: registry
+                .rules
+                .iter()
+                .map(|rule| rule.meta.clone())
+                .collect(),
+            per_file_ignores,
+            config_file: config.file.clone(),
         })
     }
 
     /// Lints one file's text. `json` says whether to read it as JSON (else YAML).
     pub fn lint(&self, file: Arc<SourceFile>, json: bool) -> FileReport {
-        let mut linted = vec![self.lint_file(file, json)];
-        self.check_run(&mut linted);
-        let (report, _) = linted.pop().expect("one file in, one report out");
-        report
+        let mut reports = self.finish(vec![self.lint_file(file, json)]);
+        reports.remove(0)
     }
 
     /// Lints every input on all cores, then runs the checks across files; reports come back
     /// in input order.
+    /// A report for the config file comes last when its suppressions need a finding.
     pub fn lint_all(&self, inputs: Vec<Input>) -> Vec<FileReport> {
-        let mut linted = parallel_map(inputs, |input| self.lint_input(input));
+        let linted = parallel_map(inputs, |input| self.lint_input(input));
+        self.finish(linted)
+    }
+
+    /// The checks across files, then suppressions.
+    fn finish(&self, mut linted: Vec<Linted>) -> Vec<FileReport> {
         self.check_run(&mut linted);
-        linted.into_iter().map(|(report, _)| report).collect()
+        let config_report = self.suppress(&mut linted);
+        let mut reports: Vec<FileReport> = linted.into_iter().map(|linted| linted.report).collect();
+        reports.extend(config_report);
+        reports
     }
 
     /// Parses, normalizes and runs the per-tool and per-file checks. The parsed tree is
     /// returned for the checks across files.
-    fn lint_file(&self, file: Arc<SourceFile>, json: bool) -> (FileReport, Option<Node>) {
+    fn lint_file(&self, file: Arc<SourceFile>, json: bool) -> Linted {
         let parsed = if json {
             syntax::json::parse(&file.text)
         } else {
@@ -194,7 +258,7 @@ impl Linter {
                     Field::File,
                     None,
                 );
-                return (unreadable(file, diagnostic), None);
+                return unreadable(file, diagnostic);
             }
         };
         let (set, shape_errors) = model::normalize(&root);
@@ -228,28 +292,41 @@ impl Linter {
             );
         }
         diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let directives = if json {
+            Vec::new()
+        } else {
+            suppression::directives(&file.text, Some(&root))
+        };
         let report = FileReport {
+            linted: true,
             tools: set.tools.len(),
             skipped: set.skipped,
             file,
             diagnostics,
+            suppressed: Vec::new(),
         };
-        (report, Some(root))
+        Linted {
+            report,
+            root: Some(root),
+            directives,
+        }
     }
 
     /// Runs the checks across files over every file that parsed.
-    fn check_run(&self, linted: &mut [(FileReport, Option<Node>)]) {
+    fn check_run(&self, linted: &mut [Linted]) {
         let mut found: Vec<(usize, Diagnostic)> = Vec::new();
         {
             let parsed: Vec<(usize, ToolSet<'_>)> = linted
                 .iter()
                 .enumerate()
-                .filter_map(|(index, (_, root))| Some((index, model::normalize(root.as_ref()?).0)))
+                .filter_map(|(index, linted)| {
+                    Some((index, model::normalize(linted.root.as_ref()?).0))
+                })
                 .collect();
             let sets: Vec<SetRef<'_>> = parsed
                 .iter()
                 .map(|(index, set)| SetRef {
-                    file: &linted[*index].0.file,
+                    file: &linted[*index].report.file,
                     set,
                 })
                 .collect();
@@ -262,12 +339,15 @@ impl Linter {
                 active.rule.check_run(&sets, &mut run);
                 for (set_index, finding) in run.take_findings() {
                     let (index, _) = parsed[set_index];
-                    found.push((index, active.diagnostic(&linted[index].0.file, finding)));
+                    found.push((
+                        index,
+                        active.diagnostic(&linted[index].report.file, finding),
+                    ));
                 }
             }
         }
         for (index, diagnostic) in found {
-            let report = &mut linted[index].0;
+            let report = &mut linted[index].report;
             report.diagnostics.push(diagnostic);
             report
                 .diagnostics
@@ -275,7 +355,7 @@ impl Linter {
         }
     }
 
-    fn lint_input(&self, input: Input) -> (FileReport, Option<Node>) {
+    fn lint_input(&self, input: Input) -> Linted {
         let json = input.is_json();
         match String::from_utf8(input.bytes) {
             Ok(text) => self.lint_file(SourceFile::new(input.name, text), json),
@@ -292,7 +372,7 @@ impl Linter {
                     Field::File,
                     None,
                 );
-                (unreadable(file, diagnostic), None)
+                unreadable(file, diagnostic)
             }
         }
     }
@@ -307,12 +387,18 @@ impl Active {
     }
 }
 
-fn unreadable(file: Arc<SourceFile>, diagnostic: Diagnostic) -> FileReport {
-    FileReport {
-        file,
-        tools: 0,
-        skipped: 0,
-        diagnostics: vec![diagnostic],
+fn unreadable(file: Arc<SourceFile>, diagnostic: Diagnostic) -> Linted {
+    Linted {
+        report: FileReport {
+            file,
+            linted: true,
+            tools: 0,
+            skipped: 0,
+            diagnostics: vec![diagnostic],
+            suppressed: Vec::new(),
+        },
+        root: None,
+        directives: Vec::new(),
     }
 }
 
@@ -487,5 +573,205 @@ fn unknown_rule(registry: &Registry, config: &Config, selector: &Spanned) -> Err
     match did_you_mean(&selector.value, candidates) {
         Some(close) => error.with_help(format!("did you mean `{close}`?")),
         None => error.with_help("`toolcheck rules` lists every rule; selectors are codes, code prefixes (`TC2`), names, families or `ALL`"),
+    }
+}
+
+const UNUSED_SUPPRESSION: &str = "TC002";
+
+impl Linter {
+    /// Whether the rule selector `name` (code, name, prefix) covers the rule `code`.
+    fn names_rule(&self, name: &str, code: &str) -> bool {
+        self.metas
+            .iter()
+            .find(|meta| meta.code == code)
+            .is_some_and(|meta| specificity(name, meta).is_some())
+    }
+
+    /// Whether a rule the selector names runs in this run: a suppression of a rule that is
+    /// off here (another selection, say in CI) is not "unused".
+    fn is_active(&self, name: &str) -> bool {
+        self.rules
+            .iter()
+            .any(|active| self.names_rule(name, &active.code))
+    }
+
+    fn is_known(&self, name: &str) -> bool {
+        self.metas
+            .iter()
+            .any(|meta| specificity(name, meta).is_some())
+    }
+
+    /// Moves suppressed findings aside, then reports suppressions that matched nothing
+    /// (TC002): inline ones in their file, `per-file-ignores` in a report of the config file.
+    fn suppress(&self, linted: &mut [Linted]) -> Option<FileReport> {
+        let unused_rule = self
+            .rules
+            .iter()
+            .find(|rule| &*rule.code == UNUSED_SUPPRESSION);
+        let mut config_used: Vec<Vec<bool>> = self
+            .per_file_ignores
+            .iter()
+            .map(|entry| vec![false; entry.rules.len()])
+            .collect();
+        for file in linted.iter_mut() {
+            let name = file.report.file.name.replace('\\', "/");
+            let matching: Vec<usize> = (0..self.per_file_ignores.len())
+                .filter(|&index| self.per_file_ignores[index].glob.is_match(&name))
+                .collect();
+            let mut inline_used: Vec<Vec<bool>> = file
+                .directives
+                .iter()
+                .map(|directive| vec![false; directive.rules.len()])
+                .collect();
+            let diagnostics = std::mem::take(&mut file.report.diagnostics);
+            for diagnostic in diagnostics {
+                // TC001 cannot be silenced: a file toolcheck cannot read is never clean.
+                let silenceable = &*diagnostic.code != INVALID_MANIFEST.0;
+                let by_directive = file
+                    .directives
+                    .iter()
+                    .enumerate()
+                    .find_map(|(d, directive)| {
+                        let covered = directive.problem.is_none()
+                            && directive
+                                .covers
+                                .as_ref()
+                                .is_none_or(|range| range.contains(&diagnostic.span.start));
+                        let rule = directive
+                            .rules
+                            .iter()
+                            .position(|rule| self.names_rule(&rule.name, &diagnostic.code))?;
+                        covered.then_some((d, rule))
+                    });
+                let by_config = || {
+                    matching.iter().find_map(|&index| {
+                        let entry = &self.per_file_ignores[index];
+                        let in_subtree = entry.pointer.as_deref().is_none_or(|pointer| {
+                            diagnostic.pointer == pointer
+                                || diagnostic.pointer.starts_with(&format!("{pointer}/"))
+                        });
+                        let rule = entry
+                            .rules
+                            .iter()
+                            .position(|rule| self.names_rule(&rule.value, &diagnostic.code))?;
+                        in_subtree.then_some((index, rule))
+                    })
+                };
+                if let (true, Some((d, rule))) = (silenceable, by_directive) {
+                    inline_used[d][rule] = true;
+                    let reason = file.directives[d].reason.clone();
+                    file.report
+                        .suppressed
+                        .push(Suppressed { diagnostic, reason });
+                } else if let (true, Some((index, rule))) = (silenceable, by_config()) {
+                    config_used[index][rule] = true;
+                    file.report.suppressed.push(Suppressed {
+                        diagnostic,
+                        reason: None,
+                    });
+                } else {
+                    file.report.diagnostics.push(diagnostic);
+                }
+            }
+            if let Some(unused_rule) = unused_rule {
+                let source = file.report.file.clone();
+                for (directive, used) in file.directives.iter().zip(&inline_used) {
+                    for finding in self.unused_directive(directive, used) {
+                        file.report
+                            .diagnostics
+                            .push(unused_rule.diagnostic(&source, finding));
+                    }
+                }
+                file.report
+                    .diagnostics
+                    .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            }
+        }
+        let (unused_rule, config) = (unused_rule?, self.config_file.as_ref()?);
+        let mut diagnostics = Vec::new();
+        for (entry, used) in self.per_file_ignores.iter().zip(&config_used) {
+            for (rule, used) in entry.rules.iter().zip(used) {
+                let Some(span) = rule.span.clone() else {
+                    continue;
+                };
+                let message = if !self.is_known(&rule.value) {
+                    format!("unknown rule `{}` in per-file-ignores", rule.value)
+                } else if !used && self.is_active(&rule.value) {
+                    format!(
+                        "`{}` in per-file-ignores for `{}` suppressed nothing",
+                        rule.value, entry.pattern.value
+                    )
+                } else {
+                    continue;
+                };
+                let finding = suppression_finding(
+                    message,
+                    span,
+                    "delete it, or fix the rule name or the pattern",
+                );
+                diagnostics.push(unused_rule.diagnostic(config, finding));
+            }
+        }
+        (!diagnostics.is_empty()).then(|| FileReport {
+            file: config.clone(),
+            linted: false,
+            tools: 0,
+            skipped: 0,
+            diagnostics,
+            suppressed: Vec::new(),
+        })
+    }
+
+    /// TC002 findings for one inline directive: malformed, unknown rules, unused rules.
+    fn unused_directive(&self, directive: &Directive, used: &[bool]) -> Vec<Finding> {
+        if let Some(problem) = &directive.problem {
+            return vec![suppression_finding(
+                problem.clone(),
+                directive.span.clone(),
+                "write `# toolcheck: ignore[rule-name]`, naming each rule it silences",
+            )];
+        }
+        let mut findings = Vec::new();
+        for (rule, used) in directive.rules.iter().zip(used) {
+            let (message, help) = if !self.is_known(&rule.name) {
+                let names = self
+                    .metas
+                    .iter()
+                    .flat_map(|meta| [meta.code.as_str(), meta.name.as_str()]);
+                let help = match did_you_mean(&rule.name, names) {
+                    Some(close) => format!("did you mean `{close}`?"),
+                    None => "`toolcheck rules` lists every rule".to_string(),
+                };
+                (format!("unknown rule `{}` in suppression", rule.name), help)
+            } else if [INVALID_MANIFEST.0, INVALID_MANIFEST.1].contains(&rule.name.as_str()) {
+                (
+                    format!("`{}` cannot be suppressed", rule.name),
+                    "fix the manifest; a file toolcheck cannot read is never clean".to_string(),
+                )
+            } else if !used && self.is_active(&rule.name) {
+                (
+                    format!("suppression of `{}` matched no finding", rule.name),
+                    "delete it; nothing it covers is flagged by that rule".to_string(),
+                )
+            } else {
+                continue;
+            };
+            findings.push(suppression_finding(message, rule.span.clone(), &help));
+        }
+        findings
+    }
+}
+
+fn suppression_finding(message: String, span: Span, help: &str) -> Finding {
+    Finding {
+        message,
+        help: Some(help.to_string()),
+        label: None,
+        field: Field::File,
+        pointer: String::new(),
+        span,
+        tool: None,
+        related: None,
+        at_most: None,
     }
 }

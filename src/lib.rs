@@ -20,6 +20,7 @@ pub mod rules;
 pub mod schema;
 pub mod source;
 pub mod suggest;
+pub mod suppression;
 pub mod syntax;
 pub mod testing;
 pub mod text;

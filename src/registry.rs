@@ -20,6 +20,7 @@ fn rust_rules() -> Vec<Registered> {
     }
     rust_rules![
         rules::meta::InvalidManifest,
+        rules::meta::UnusedSuppression,
         rules::schema::NonObjectRoot,
         rules::schema::SchemaEnforcedMinimum,
         rules::schema::InvalidJsonSchema,

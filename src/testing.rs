@@ -61,6 +61,5 @@ pub fn render_human(diagnostics: &[Diagnostic]) -> String {
 }
 
 pub fn render_json(report: &FileReport, encoding: crate::tokens::Encoding) -> String {
-    let summary = Summary::of(std::slice::from_ref(report));
-    render::json::render(report.diagnostics.iter(), &summary, encoding)
+    render::json::render(std::slice::from_ref(report), encoding)
 }

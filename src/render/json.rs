@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::Summary;
 use crate::diagnostic::{Diagnostic, Field, Severity};
+use crate::engine::FileReport;
 use crate::source::LineColumn;
 use crate::tokens::Encoding;
 
@@ -14,6 +15,16 @@ struct Document<'a> {
     tokenizer: &'static str,
     summary: Summary,
     diagnostics: Vec<JsonDiagnostic<'a>>,
+    /// Findings silenced by a suppression, with its reason; present only when there are any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressed: Vec<JsonSuppressed<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSuppressed<'a> {
+    #[serde(flatten)]
+    diagnostic: JsonDiagnostic<'a>,
+    reason: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -38,17 +49,19 @@ struct JsonSpan {
     end: LineColumn,
 }
 
-pub fn render<'a>(
-    diagnostics: impl Iterator<Item = &'a Diagnostic>,
-    summary: &Summary,
-    encoding: Encoding,
-) -> String {
+pub fn render(reports: &[FileReport], encoding: Encoding) -> String {
     let document = Document {
         version: 1,
         toolcheck: env!("CARGO_PKG_VERSION"),
         tokenizer: encoding.as_str(),
-        summary: *summary,
-        diagnostics: diagnostics.map(to_json).collect(),
+        summary: Summary::of(reports),
+        diagnostics: super::diagnostics(reports).map(to_json).collect(),
+        suppressed: super::suppressed(reports)
+            .map(|suppressed| JsonSuppressed {
+                diagnostic: to_json(&suppressed.diagnostic),
+                reason: suppressed.reason.as_deref(),
+            })
+            .collect(),
     };
     let mut out = serde_json::to_string_pretty(&document).unwrap_or_default();
     out.push('\n');

@@ -4,7 +4,7 @@ pub mod human;
 pub mod json;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::FileReport;
+use crate::engine::{FileReport, Suppressed};
 
 /// Counts for the summary line and the JSON `summary` object.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -20,7 +20,7 @@ pub struct Summary {
 impl Summary {
     pub fn of(reports: &[FileReport]) -> Summary {
         let mut summary = Summary {
-            files: reports.len(),
+            files: reports.iter().filter(|report| report.linted).count(),
             ..Summary::default()
         };
         for report in reports {
@@ -41,4 +41,9 @@ impl Summary {
 /// All diagnostics of a run, in output order (file, offset, code).
 pub fn diagnostics(reports: &[FileReport]) -> impl Iterator<Item = &Diagnostic> {
     reports.iter().flat_map(|report| &report.diagnostics)
+}
+
+/// All suppressed findings of a run, in output order.
+pub fn suppressed(reports: &[FileReport]) -> impl Iterator<Item = &Suppressed> {
+    reports.iter().flat_map(|report| &report.suppressed)
 }
