@@ -456,9 +456,16 @@ impl DeclarativeRule {
         }
         let function = Function::build(self.function, &options).map_err(|message| {
             let error = format!("invalid options for `{}`: {message}", self.meta.name);
-            match overrides {
-                Some(node) => located(config, node, error),
-                None => Error::new(error),
+            // Point at the option the message is about when it names one.
+            let node = overrides.map(|node| {
+                crate::options::unknown_field(&message)
+                    .or_else(|| message.split('`').nth(1))
+                    .and_then(|key| node.entry(key))
+                    .map_or(node.span.clone(), |entry| entry.key_span.clone())
+            });
+            match (config, node) {
+                (Some(file), Some(span)) => Error::at(file, span, error),
+                _ => Error::new(error),
             }
         })?;
         Ok(Box::new(CompiledRule {

@@ -48,7 +48,7 @@ pub fn deserialize<T: DeserializeOwned>(
 }
 
 /// The key named by serde's "unknown field `x`, expected ..." message.
-fn unknown_field(message: &str) -> Option<&str> {
+pub(crate) fn unknown_field(message: &str) -> Option<&str> {
     let rest = message.strip_prefix("unknown field `")?;
     rest.split('`').next()
 }

@@ -245,3 +245,10 @@ fn a_name_used_by_two_files_is_a_warning_pointing_at_both() {
     );
     insta::assert_snapshot!(transcript(result));
 }
+
+#[test]
+fn a_misspelled_rule_option_points_at_the_key() {
+    let result = toolcheck("fixtures/cli/bad-options", &["lint"], None);
+    assert_eq!(result.0, 2);
+    insta::assert_snapshot!(transcript(result));
+}

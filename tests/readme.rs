@@ -8,8 +8,11 @@ use toolcheck::testing;
 
 /// The fenced ```yaml blocks of the README section that starts with `heading`.
 fn yaml_blocks(heading: &str) -> Vec<String> {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let start = readme.find(heading).unwrap_or_else(|| panic!("README has no `{heading}`"));
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme
+        .find(heading)
+        .unwrap_or_else(|| panic!("README has no `{heading}`"));
     let section = &readme[start + heading.len()..];
     let section = &section[..section.find("\n## ").unwrap_or(section.len())];
     section
@@ -23,7 +26,11 @@ fn yaml_blocks(heading: &str) -> Vec<String> {
 fn the_suppression_example_silences_every_finding_it_names() {
     let blocks = yaml_blocks("## Suppressions");
     let report = testing::lint_text("readme.tool.yaml", &blocks[0]);
-    assert!(report.diagnostics.is_empty(), "{}", testing::render_human(&report.diagnostics));
+    assert!(
+        report.diagnostics.is_empty(),
+        "{}",
+        testing::render_human(&report.diagnostics)
+    );
     let silenced: Vec<(&str, Option<&str>)> = report
         .suppressed
         .iter()
@@ -32,19 +39,27 @@ fn the_suppression_example_silences_every_finding_it_names() {
     assert_eq!(
         silenced,
         [
-            ("TC207", Some("vendor copy; its host prompt says when not to call it")),
+            (
+                "TC207",
+                Some("vendor copy; its host prompt says when not to call it")
+            ),
             ("TC209", Some("quoted from the upstream README")),
             ("TC209", None),
         ]
     );
-    let config = Config::parse(SourceFile::new("toolcheck.yaml", blocks[1].clone()), ".".into()).unwrap();
+    let config = Config::parse(
+        SourceFile::new("toolcheck.yaml", blocks[1].clone()),
+        ".".into(),
+    )
+    .unwrap();
     assert_eq!(config.per_file_ignores.len(), 2);
 }
 
 #[test]
 fn the_configuration_example_is_a_valid_config() {
     let block = &yaml_blocks("## Configuration")[0];
-    let config = Config::parse(SourceFile::new("toolcheck.yaml", block.clone()), ".".into()).unwrap();
+    let config =
+        Config::parse(SourceFile::new("toolcheck.yaml", block.clone()), ".".into()).unwrap();
     assert_eq!(config.exclude, ["vendor/**"]);
     assert_eq!(config.options.len(), 3);
 }
