@@ -436,7 +436,9 @@ impl DeclarativeRule {
                         path.display()
                     ))
                 })?;
-                DeclarativeRule::load(&SourceFile::new(path.display().to_string(), text), false)
+                let name = path.display().to_string();
+                let name = name.strip_prefix("./").unwrap_or(&name).to_string();
+                DeclarativeRule::load(&SourceFile::new(name, text), false)
             })
             .collect()
     }

@@ -252,3 +252,45 @@ fn a_misspelled_rule_option_points_at_the_key() {
     assert_eq!(result.0, 2);
     insta::assert_snapshot!(transcript(result));
 }
+
+#[test]
+fn a_team_ruleset_runs_like_built_in_rules() {
+    let result = toolcheck(
+        "fixtures/cli/team-rules",
+        &["lint", "--format", "json"],
+        None,
+    );
+    assert_eq!(result.0, 0, "the team rule is set to warning in the config");
+    let document: serde_json::Value = serde_json::from_str(&result.1).unwrap();
+    let found: Vec<(&str, &str, &str)> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap(),
+                d["severity"].as_str().unwrap(),
+                d["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(found, [("X101", "warning", "internal codename `Bluebird`")]);
+    let (code, stdout, _) = toolcheck(
+        "fixtures/cli/team-rules",
+        &["explain", "internal-codename"],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("defined in ./rules/internal-codename.yaml")
+            || stdout.contains("rules/internal-codename.yaml"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_malformed_rule_file_points_into_it() {
+    let result = toolcheck("fixtures/cli/bad-ruleset", &["lint"], None);
+    assert_eq!(result.0, 2);
+    insta::assert_snapshot!(transcript(result));
+}
