@@ -25,10 +25,11 @@ python3 -m venv "$work/venv" >/dev/null 2>&1 || skip "python3 cannot create a ve
 pre_commit="$work/venv/bin/pre-commit"
 echo "using $("$pre_commit" --version)"
 
-# Keep pre-commit's cache (where it builds the hook) inside the throwaway directory, and
-# build from scratch as a user would: no shared target directory.
+# Keep pre-commit's cache inside the throwaway directory. try-repo builds the hook in a new
+# temporary store each time; a fresh target directory shared by both runs makes the first
+# build a clean one, as a user's is, and the second a quick relink.
 export PRE_COMMIT_HOME="$work/cache"
-unset CARGO_TARGET_DIR
+export CARGO_TARGET_DIR="$work/target"
 
 project="$work/project"
 mkdir -p "$project/tools"
