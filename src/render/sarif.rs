@@ -54,7 +54,6 @@ struct Rule<'a> {
     id: &'a str,
     name: &'a str,
     short_description: Text,
-    full_description: Text,
     help: Help,
     default_configuration: Configuration,
     properties: RuleProperties<'a>,
@@ -152,9 +151,6 @@ pub fn render<'a>(
                 id: &meta.code,
                 name: &meta.name,
                 short_description: Text {
-                    text: meta.summary.clone(),
-                },
-                full_description: Text {
                     text: meta.summary.clone(),
                 },
                 help: Help {
