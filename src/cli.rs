@@ -37,6 +37,8 @@ enum Command {
         #[command(flatten)]
         config: ConfigArgs,
     },
+    /// Write a commented `toolcheck.yaml` (and, with `--example`, an example manifest)
+    Init(crate::init::InitArgs),
 }
 
 #[derive(Debug, Args)]
@@ -95,6 +97,10 @@ struct RulesArgs {
 enum Format {
     Human,
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning
+    Sarif,
+    /// GitHub Actions annotations (workflow commands)
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -175,6 +181,10 @@ fn run(cli: Cli) -> Result<i32> {
             print(&crate::docs::explain(found));
             Ok(0)
         }
+        Command::Init(args) => {
+            print(&crate::init::run(&args)?);
+            Ok(0)
+        }
     }
 }
 
@@ -217,6 +227,8 @@ fn lint(args: LintArgs) -> Result<i32> {
     let diagnostics = render::diagnostics(&reports);
     let output = match args.format {
         Format::Json => render::json::render(&reports, linter.encoding),
+        Format::Sarif => render::sarif::render(diagnostics, &registry),
+        Format::Github => render::github::render(diagnostics, &summary, args.quiet),
         Format::Human => {
             let color = match args.color {
                 Color::Always => true,

@@ -15,8 +15,8 @@ pub const FILE_NAMES: [&str; 2] = ["toolcheck.yaml", ".toolcheck.yaml"];
 
 pub const DEFAULT_INCLUDE: [&str; 2] = ["**/*.tool.{yaml,yml,json}", "**/*.tools.{yaml,yml,json}"];
 
-const TOP_KEYS: &[&str] = &["include", "exclude", "tokenizer", "rules", "rulesets"];
-const RULES_KEYS: &[&str] = &[
+pub const TOP_KEYS: &[&str] = &["include", "exclude", "tokenizer", "rules", "rulesets"];
+pub const RULES_KEYS: &[&str] = &[
     "select",
     "ignore",
     "severity",

@@ -11,6 +11,7 @@ pub mod discover;
 pub mod docs;
 pub mod engine;
 pub mod error;
+pub mod init;
 pub mod model;
 pub mod options;
 pub mod registry;

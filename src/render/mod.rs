@@ -1,7 +1,9 @@
 //! Output formats. Each renders the whole run to a string, so output never interleaves.
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::{FileReport, Suppressed};

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Proves the pre-commit hook with the real pre-commit: in a throwaway git repo, a manifest
+# with an absolute word must fail the hook with TC209, and the fixed manifest must pass.
+#
+# `pre-commit try-repo` clones this repository (committed files, plus tracked and staged
+# changes through a temporary commit; untracked files are not seen) and builds toolcheck
+# with `cargo install`, which takes minutes. pre-commit itself is installed into a venv here.
+#
+# Exit 0: passed, or skipped because Python's venv or PyPI is unavailable (says so).
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/toolcheck-pre-commit.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+skip() {
+    echo "pre-commit check skipped: $1"
+    exit 0
+}
+
+command -v python3 >/dev/null || skip "python3 not found"
+python3 -m venv "$work/venv" >/dev/null 2>&1 || skip "python3 cannot create a venv"
+"$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check pre-commit \
+    >"$work/pip.log" 2>&1 || { cat "$work/pip.log"; skip "cannot install pre-commit from PyPI"; }
+pre_commit="$work/venv/bin/pre-commit"
+echo "using $("$pre_commit" --version)"
+
+# Keep pre-commit's cache inside the throwaway directory. try-repo builds the hook in a new
+# temporary store each time; a fresh target directory shared by both runs makes the first
+# build a clean one, as a user's is, and the second a quick relink.
+export PRE_COMMIT_HOME="$work/cache"
+export CARGO_TARGET_DIR="$work/target"
+
+project="$work/project"
+mkdir -p "$project/tools"
+cd "$project"
+git init --quiet
+git config user.email "check@example.invalid"
+git config user.name "pre-commit check"
+cat >tools/weather.tool.yaml <<'YAML'
+name: get_weather
+description: |
+  Get the current weather for a city. Use it when the user asks about weather conditions now;
+  do not use it for forecasts. Always answer in Celsius.
+input_schema:
+  type: object
+  properties:
+    city: { type: string, description: The city name, such as Berlin }
+  required: [city]
+YAML
+# Not a manifest: the hook's `files:` pattern must keep it away from toolcheck.
+echo '{"name": "not-a-manifest", "version": "1.0.0"}' >package.json
+git add .
+
+echo "--- pre-commit try-repo (builds toolcheck; slow the first time)"
+start=$SECONDS
+status=0
+"$pre_commit" try-repo "$repo" toolcheck --all-files --color never >"$work/fail.log" 2>&1 || status=$?
+echo "first run (with the build) took $((SECONDS - start)) s"
+cat "$work/fail.log"
+if [ "$status" -eq 0 ]; then
+    echo "FAIL: the hook passed on a manifest with an absolute word"
+    exit 1
+fi
+grep -q "TC209 absolute-words" "$work/fail.log" || { echo "FAIL: no TC209 in the hook's output"; exit 1; }
+if grep -q "package.json" "$work/fail.log"; then
+    echo "FAIL: the hook linted package.json"
+    exit 1
+fi
+
+sed -i 's/ Always answer in Celsius\./ It answers in Celsius./' tools/weather.tool.yaml
+git add .
+echo "--- after the fix"
+start=$SECONDS
+"$pre_commit" try-repo "$repo" toolcheck --all-files --color never >"$work/pass.log" 2>&1 || {
+    cat "$work/pass.log"
+    echo "FAIL: the hook failed on the fixed manifest"
+    exit 1
+}
+echo "second run took $((SECONDS - start)) s"
+cat "$work/pass.log"
+grep -q "Passed" "$work/pass.log" || { echo "FAIL: pre-commit did not report Passed"; exit 1; }
+echo "pre-commit check passed"
