@@ -33,6 +33,10 @@ pub fn render<'a>(
     let handler = handler(style);
     let mut out = String::new();
     for diagnostic in diagnostics {
+        // A blank line between reports, as rustc and ruff print them.
+        if !out.is_empty() {
+            out.push('\n');
+        }
         if handler.render_report(&mut out, diagnostic).is_err() {
             // Only a formatter error can get here; fall back to one plain line.
             out.push_str(&format!(
@@ -42,6 +46,9 @@ pub fn render<'a>(
         }
     }
     if !quiet {
+        if !out.is_empty() {
+            out.push('\n');
+        }
         out.push_str(&summary_line(summary));
         out.push('\n');
     }
