@@ -1,9 +1,14 @@
-//! Exact tiktoken counts, with the encoding built only when a text could exceed a budget.
+//! Exact tiktoken counts, with the encoding built only when a text could exceed a budget, and
+//! a per-file [`Counter`] so that no text is tokenized twice however many rules ask.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+use crate::model::Tool;
+use crate::syntax::Node;
 
 /// A tiktoken encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -55,6 +60,155 @@ impl Encoding {
         }
         let counts: Vec<usize> = parts.iter().map(|part| self.count(part)).collect();
         (counts.iter().sum::<usize>() > budget).then_some(counts)
+    }
+}
+
+/// Token counts of the parts of one tool that a provider sends with every request: the budget
+/// of `tool-too-long` (TC106), summed by `toolset-too-large` (TC107) and `toolcheck tokens`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ToolTokens {
+    pub name: usize,
+    pub description: usize,
+    pub snippet: usize,
+    /// All guidelines together, each counted on its own.
+    pub guidelines: usize,
+    /// The input schema as compact JSON.
+    pub schema: usize,
+}
+
+impl ToolTokens {
+    pub fn total(&self) -> usize {
+        self.name + self.description + self.snippet + self.guidelines + self.schema
+    }
+}
+
+/// A node's identity within one parsed file: its address plus its span (a reused address
+/// would also need the same span to collide).
+type NodeKey = (usize, usize, usize);
+
+fn key(node: &Node) -> NodeKey {
+    (
+        std::ptr::from_ref(node) as usize,
+        node.span.start,
+        node.span.end,
+    )
+}
+
+/// An input schema's compact JSON, kept until it is counted.
+#[derive(Debug)]
+struct Schema {
+    bytes: usize,
+    compact: Option<String>,
+    tokens: Option<usize>,
+}
+
+/// Memoized token counts for the nodes of one parsed file. Every rule of a file shares one
+/// (through [`crate::rule::Ctx`]), so a description over several budgets is tokenized once,
+/// and a schema is serialized to compact JSON once.
+///
+/// Keys are node identities: a `Counter` must not outlive the tree its nodes come from
+/// (the engine makes one per file, after parsing, and drops it before the tree).
+#[derive(Debug)]
+pub struct Counter {
+    pub encoding: Encoding,
+    texts: HashMap<NodeKey, usize>,
+    schemas: HashMap<NodeKey, Schema>,
+    tools: HashMap<NodeKey, ToolTokens>,
+}
+
+impl Counter {
+    pub fn new(encoding: Encoding) -> Counter {
+        Counter {
+            encoding,
+            texts: HashMap::new(),
+            schemas: HashMap::new(),
+            tools: HashMap::new(),
+        }
+    }
+
+    /// Tokens of a string node (0 for any other node).
+    pub fn text(&mut self, node: &Node) -> usize {
+        let Some(text) = node.as_str() else {
+            return 0;
+        };
+        let encoding = self.encoding;
+        *self
+            .texts
+            .entry(key(node))
+            .or_insert_with(|| encoding.count(text))
+    }
+
+    /// Tokens of a string node when over `budget`; texts of at most `budget` bytes are never
+    /// tokenized.
+    pub fn text_over(&mut self, node: &Node, budget: usize) -> Option<usize> {
+        if node.as_str().is_none_or(|text| text.len() <= budget) {
+            return None;
+        }
+        Some(self.text(node)).filter(|count| *count > budget)
+    }
+
+    fn schema_entry(&mut self, node: &Node) -> &mut Schema {
+        self.schemas.entry(key(node)).or_insert_with(|| {
+            let compact = node.to_json().to_string();
+            Schema {
+                bytes: compact.len(),
+                compact: Some(compact),
+                tokens: None,
+            }
+        })
+    }
+
+    /// Bytes of a schema as compact JSON.
+    pub fn schema_bytes(&mut self, node: &Node) -> usize {
+        self.schema_entry(node).bytes
+    }
+
+    /// Tokens of a schema as compact JSON (what a provider sends).
+    pub fn schema(&mut self, node: &Node) -> usize {
+        let encoding = self.encoding;
+        let schema = self.schema_entry(node);
+        if let Some(tokens) = schema.tokens {
+            return tokens;
+        }
+        let tokens = encoding.count(schema.compact.take().as_deref().unwrap_or_default());
+        schema.tokens = Some(tokens);
+        tokens
+    }
+
+    /// Tokens of a schema when over `budget`; a schema of at most `budget` bytes of compact
+    /// JSON is never tokenized.
+    pub fn schema_over(&mut self, node: &Node, budget: usize) -> Option<usize> {
+        if self.schema_bytes(node) <= budget {
+            return None;
+        }
+        Some(self.schema(node)).filter(|count| *count > budget)
+    }
+
+    /// Bytes of everything [`ToolTokens`] counts: an upper bound of its total.
+    pub fn tool_bytes(&mut self, tool: &Tool<'_>) -> usize {
+        let text = |node: Option<&Node>| node.and_then(Node::as_str).map_or(0, str::len);
+        let guidelines: usize = tool.guidelines().map(|node| text(Some(node))).sum();
+        let schema = tool
+            .input_schema()
+            .map_or(0, |node| self.schema_bytes(node));
+        tool.name().len() + text(tool.description()) + text(tool.snippet()) + guidelines + schema
+    }
+
+    /// Token counts of a tool's parts; each part is counted once per file.
+    pub fn tool(&mut self, tool: &Tool<'_>) -> ToolTokens {
+        if let Some(tokens) = self.tools.get(&key(tool.node)) {
+            return *tokens;
+        }
+        let mut count = |node: Option<&Node>| node.map_or(0, |node| self.text(node));
+        let tokens = ToolTokens {
+            name: count(tool.name.map(|entry| &entry.value)),
+            description: count(tool.description()),
+            snippet: count(tool.snippet()),
+            guidelines: tool.guidelines().map(|node| count(Some(node))).sum(),
+            schema: tool.input_schema().map_or(0, |node| self.schema(node)),
+        };
+        self.tools.insert(key(tool.node), tokens);
+        tokens
     }
 }
 
@@ -201,5 +355,53 @@ mod tests {
         assert_eq!(O200kBase.count_parts_over(&parts, 3), Some(vec![2, 2, 0]));
         assert_eq!(O200kBase.count_parts_over(&parts, 4), None);
         assert_eq!(Cl100kBase.count_parts_over(&[], 0), None);
+    }
+
+    #[test]
+    fn counter_counts_each_node_once_and_matches_count() {
+        let text = r#"{"name": "search", "description": "Search the documentation by keyword and return the ten best matching pages.", "guidelines": ["Call search for docs.", "Not for code."], "schema": {"type": "object", "properties": {"query": {"type": "string"}}}}"#;
+        let root = crate::syntax::json::parse(text).unwrap();
+        let (set, errors) = crate::model::normalize(&root);
+        assert!(errors.is_empty(), "{errors:?}");
+        let tool = &set.tools[0];
+        let mut counter = super::Counter::new(O200kBase);
+        let tokens = counter.tool(tool);
+        let schema = r#"{"type":"object","properties":{"query":{"type":"string"}}}"#;
+        assert_eq!(tokens.name, O200kBase.count("search"));
+        assert_eq!(
+            tokens.description,
+            O200kBase.count(tool.description().unwrap().as_str().unwrap())
+        );
+        assert_eq!(
+            tokens.guidelines,
+            O200kBase.count("Call search for docs.") + O200kBase.count("Not for code.")
+        );
+        assert_eq!(tokens.schema, O200kBase.count(schema));
+        assert_eq!(
+            counter.schema_bytes(tool.input_schema().unwrap()),
+            schema.len()
+        );
+        assert_eq!(
+            tokens.total(),
+            tokens.name + tokens.description + tokens.snippet + tokens.guidelines + tokens.schema
+        );
+        let before = loads();
+        assert_eq!(counter.tool(tool), tokens);
+        assert_eq!(
+            counter.text(tool.description().unwrap()),
+            tokens.description
+        );
+        assert_eq!(counter.schema(tool.input_schema().unwrap()), tokens.schema);
+        assert_eq!(loads(), before, "a cached count was tokenized again");
+        // Over-budget checks reuse the cache and skip texts that fit by their bytes.
+        assert_eq!(
+            counter.text_over(tool.description().unwrap(), 5),
+            Some(tokens.description)
+        );
+        assert_eq!(
+            counter.schema_over(tool.input_schema().unwrap(), 1000),
+            None
+        );
+        assert_eq!(loads(), before);
     }
 }
