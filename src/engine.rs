@@ -3,7 +3,6 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::config::{Config, Level, Spanned};
 use crate::diagnostic::{Diagnostic, Field, Related, Severity};
@@ -223,38 +222,7 @@ impl Linter {
 
     /// Lints every input on all cores; reports come back in input order.
     pub fn lint_all(&self, inputs: Vec<Input>) -> Vec<FileReport> {
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(inputs.len().max(1));
-        let next = AtomicUsize::new(0);
-        let inputs: Vec<std::sync::Mutex<Option<Input>>> = inputs
-            .into_iter()
-            .map(|i| std::sync::Mutex::new(Some(i)))
-            .collect();
-        let mut reports: Vec<(usize, FileReport)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut done = Vec::new();
-                        loop {
-                            let index = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(slot) = inputs.get(index) else { break };
-                            let input = slot.lock().ok().and_then(|mut slot| slot.take());
-                            if let Some(input) = input {
-                                done.push((index, self.lint_input(input)));
-                            }
-                        }
-                        done
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|worker| worker.join().unwrap_or_default())
-                .collect()
-        });
-        reports.sort_by_key(|(index, _)| *index);
-        reports.into_iter().map(|(_, report)| report).collect()
+        crate::parallel::map_in_order(inputs, |input| self.lint_input(input))
     }
 
     fn lint_input(&self, input: Input) -> FileReport {
@@ -294,7 +262,7 @@ pub struct Input {
 
 impl Input {
     /// JSON by extension; for other names, by the first non-blank character.
-    fn is_json(&self) -> bool {
+    pub fn is_json(&self) -> bool {
         let extension = Path::new(&self.name)
             .extension()
             .and_then(|ext| ext.to_str())
