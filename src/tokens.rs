@@ -1,4 +1,5 @@
-//! Exact tiktoken counts, with the encoding built only when a text could exceed a budget, and
+//! Exact tiktoken counts (bpe-openai by default, tiktoken-rs without the `bpe-openai` feature;
+//! both give the same counts), with the encoding built only when a text could exceed a budget, and
 //! a per-file [`Counter`] so that no text is tokenized twice however many rules ask.
 
 use std::collections::HashMap;
@@ -33,11 +34,22 @@ impl Encoding {
     pub fn count(self, text: &str) -> usize {
         #[cfg(test)]
         tests::LOADS.with(|loads| loads.set(loads.get() + 1));
-        let bpe = match self {
-            Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
-            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
-        };
-        bpe.encode_ordinary(text).len()
+        #[cfg(feature = "bpe-openai")]
+        {
+            let tokenizer = match self {
+                Encoding::O200kBase => bpe_openai::o200k_base(),
+                Encoding::Cl100kBase => bpe_openai::cl100k_base(),
+            };
+            tokenizer.count(text)
+        }
+        #[cfg(not(feature = "bpe-openai"))]
+        {
+            let bpe = match self {
+                Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
+                Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+            };
+            bpe.encode_ordinary(text).len()
+        }
     }
 
     /// The token count when it exceeds `budget`, else `None`. A token is at least one byte,
@@ -192,6 +204,90 @@ impl Counter {
             .input_schema()
             .map_or(0, |node| self.schema_bytes(node));
         tool.name().len() + text(tool.description()) + text(tool.snippet()) + guidelines + schema
+    }
+
+    /// Token counts of many tools, as [`Counter::tool`] gives them one by one; the texts not
+    /// counted yet are tokenized on all cores when there are enough of them, so that one
+    /// large file is not a single thread's work.
+    pub fn tools(&mut self, tools: &[&Tool<'_>]) -> Vec<ToolTokens> {
+        enum Job<'t> {
+            Text(NodeKey, &'t str),
+            Schema(NodeKey, String),
+        }
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        let mut queued = std::collections::HashSet::new();
+        for tool in tools {
+            if self.tools.contains_key(&key(tool.node)) {
+                continue;
+            }
+            let texts = [
+                tool.name.map(|entry| &entry.value),
+                tool.description(),
+                tool.snippet(),
+            ]
+            .into_iter()
+            .flatten()
+            .chain(tool.guidelines());
+            for node in texts {
+                let node_key = key(node);
+                if let Some(text) = node.as_str()
+                    && !self.texts.contains_key(&node_key)
+                    && queued.insert(node_key)
+                {
+                    jobs.push(Job::Text(node_key, text));
+                }
+            }
+            if let Some(node) = tool.input_schema() {
+                let node_key = key(node);
+                let schema = self.schema_entry(node);
+                if schema.tokens.is_none() && queued.insert(node_key) {
+                    jobs.push(Job::Schema(
+                        node_key,
+                        schema.compact.take().unwrap_or_default(),
+                    ));
+                }
+            }
+        }
+        let bytes: usize = jobs
+            .iter()
+            .map(|job| match job {
+                Job::Text(_, text) => text.len(),
+                Job::Schema(_, text) => text.len(),
+            })
+            .sum();
+        // Below this, threads cost more than they save.
+        const PARALLEL_BYTES: usize = 64 * 1024;
+        let chunks = if bytes < PARALLEL_BYTES {
+            1
+        } else {
+            4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+        };
+        let per_chunk = jobs.len().div_ceil(chunks).max(1);
+        let mut batches: Vec<Vec<Job<'_>>> = Vec::new();
+        let mut jobs = jobs.into_iter().peekable();
+        while jobs.peek().is_some() {
+            batches.push(jobs.by_ref().take(per_chunk).collect());
+        }
+        let encoding = self.encoding;
+        let counted = crate::parallel::map_in_order(batches, |batch| {
+            batch
+                .into_iter()
+                .map(|job| match job {
+                    Job::Text(node_key, text) => (node_key, false, encoding.count(text)),
+                    Job::Schema(node_key, text) => (node_key, true, encoding.count(&text)),
+                })
+                .collect::<Vec<_>>()
+        });
+        for (node_key, schema, count) in counted.into_iter().flatten() {
+            if schema {
+                if let Some(entry) = self.schemas.get_mut(&node_key) {
+                    entry.tokens = Some(count);
+                }
+            } else {
+                self.texts.insert(node_key, count);
+            }
+        }
+        tools.iter().map(|tool| self.tool(tool)).collect()
     }
 
     /// Token counts of a tool's parts; each part is counted once per file.
@@ -403,5 +499,32 @@ mod tests {
             None
         );
         assert_eq!(loads(), before);
+    }
+
+    #[test]
+    fn counting_many_tools_at_once_equals_one_by_one() {
+        // Over the parallel threshold: 300 tools of about 400 bytes each.
+        let tools: Vec<String> = (0..300)
+            .map(|i| {
+                format!(
+                    r#"{{"name": "tool_{i}", "description": "{} {i}", "guidelines": ["Call tool_{i} first."], "inputSchema": {{"type": "object", "properties": {{"q{i}": {{"type": "string"}}}}}}}}"#,
+                    "Search the manual by keyword and return the best pages. ".repeat(4 + i % 7)
+                )
+            })
+            .collect();
+        let text = format!(r#"{{"tools": [{}]}}"#, tools.join(","));
+        let root = crate::syntax::json::parse(&text).unwrap();
+        let (set, _) = crate::model::normalize(&root);
+        let all: Vec<_> = set.tools.iter().collect();
+        let mut together = super::Counter::new(O200kBase);
+        // Some parts already cached, as earlier rules leave them.
+        together.text(all[0].description().unwrap());
+        together.schema(all[1].input_schema().unwrap());
+        let at_once = together.tools(&all);
+        let mut single = super::Counter::new(O200kBase);
+        let one_by_one: Vec<_> = all.iter().map(|tool| single.tool(tool)).collect();
+        assert_eq!(at_once.len(), 300);
+        assert_eq!(at_once, one_by_one);
+        assert_ne!(at_once[0], at_once[1]);
     }
 }

@@ -164,19 +164,17 @@ pub fn count_file(input: Input, encoding: Encoding, window: usize) -> FileTokens
     let mut counter = Counter::new(encoding);
     file.skipped = set.skipped;
     file.instructions = set.instructions.map(|entry| counter.text(&entry.value));
-    file.tools = set
-        .tools
+    let tools: Vec<_> = set.tools.iter().collect();
+    file.tools = tools
         .iter()
-        .map(|tool| {
-            let parts = counter.tool(tool);
-            ToolRow {
-                name: tool.name().to_string(),
-                deferred: tool.defer_loading,
-                tokens: RowTokens {
-                    parts,
-                    total: parts.total(),
-                },
-            }
+        .zip(counter.tools(&tools))
+        .map(|(tool, parts)| ToolRow {
+            name: tool.name().to_string(),
+            deferred: tool.defer_loading,
+            tokens: RowTokens {
+                parts,
+                total: parts.total(),
+            },
         })
         .collect();
     file.tools

@@ -63,7 +63,8 @@ impl Rule for ToolsetTooLarge {
         }
         let mut totals: Vec<(&str, usize)> = loaded
             .iter()
-            .map(|tool| (tool.name(), ctx.tokens.tool(tool).total()))
+            .zip(ctx.tokens.tools(&loaded))
+            .map(|(tool, tokens)| (tool.name(), tokens.total()))
             .collect();
         let total: usize = totals.iter().map(|(_, tokens)| tokens).sum();
         if total <= self.max_tokens {
