@@ -1,15 +1,28 @@
 //! The floor for `toolcheck lint` on a corpus: read the same files, parse them with serde_json,
 //! and tokenize the text fields the budget rules count (name, description, snippet, guidelines,
-//! compact input schema, results), each once, with tiktoken-rs o200k_base. Files are spread
-//! over all cores as toolcheck spreads them. No spans, no rules, no output beyond a total.
+//! compact input schema, results), each once, with tiktoken-rs o200k_base (or, with
+//! `--bpe-openai` first, with bpe-openai, toolcheck's default). Files are spread over all cores
+//! as toolcheck spreads them. No spans, no rules, no output beyond a total.
 //!
-//! Run: `cargo run --release --example floor -- FILE...` (bench/run.sh does).
+//! Run: `cargo run --release --example floor -- [--bpe-openai] FILE...` (bench/run.sh does).
 
 use serde_json::Value;
 
 fn main() {
-    let files: Vec<String> = std::env::args().skip(1).collect();
-    let bpe = std::sync::OnceLock::new();
+    let mut files: Vec<String> = std::env::args().skip(1).collect();
+    let bpe_openai = files.first().is_some_and(|first| first == "--bpe-openai");
+    if bpe_openai {
+        files.remove(0);
+    }
+    let count = |text: &str| -> usize {
+        #[cfg(feature = "bpe-openai")]
+        if bpe_openai {
+            return bpe_openai::o200k_base().count(text);
+        }
+        tiktoken_rs::o200k_base_singleton()
+            .encode_ordinary(text)
+            .len()
+    };
     let totals = toolcheck::parallel::map_in_order(files, |path| {
         let Ok(bytes) = std::fs::read(&path) else {
             return 0;
@@ -21,11 +34,7 @@ fn main() {
         for tool in tools(&root) {
             collect(tool, &mut texts);
         }
-        let bpe = bpe.get_or_init(tiktoken_rs::o200k_base_singleton);
-        texts
-            .iter()
-            .map(|text| bpe.encode_ordinary(text).len())
-            .sum::<usize>()
+        texts.iter().map(|text| count(text)).sum::<usize>()
     });
     println!("{} tokens", totals.iter().sum::<usize>());
 }

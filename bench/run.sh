@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# toolcheck benchmarks (not tests): whole-corpus lint against a floor program, cold start,
+# stress inputs, and peers on the same tools. Results go to stdout and bench/.cache/results.md;
+# BENCHMARKS.md records a run.
+#
+#   bench/run.sh [--no-peers] [--runs N]
+#
+# Needs: cargo, python3, GNU time (/usr/bin/time), hyperfine (`apt-get install hyperfine`; the
+# script only says so, it installs no system package). Peers are installed under
+# bench/.cache (gitignored): tool-scan and lap-score in a venv from PyPI, Spectral from npm into
+# a local prefix; each is skipped with a message when its registry or client is unavailable.
+# CORPORA (default ../shared/corpora) and CARGO_TARGET_DIR (default target/) are honoured.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=$ROOT/bench/.cache
+CORPORA=${CORPORA:-$ROOT/../shared/corpora}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+BIN=$CARGO_TARGET_DIR/release/toolcheck
+FLOOR=$CARGO_TARGET_DIR/release/examples/floor
+RUNS=10
+PEERS=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --no-peers) PEERS=0 ;;
+    --runs) RUNS=$2; shift ;;
+    *) echo "usage: bench/run.sh [--no-peers] [--runs N]" >&2; exit 2 ;;
+  esac
+  shift
+done
+mkdir -p "$CACHE"
+RESULTS=$CACHE/results.md
+: > "$RESULTS"
+say() { echo "$*" | tee -a "$RESULTS"; }
+
+if ! command -v hyperfine > /dev/null; then
+  echo "hyperfine not found: install it (e.g. apt-get install hyperfine) and run again" >&2
+  exit 2
+fi
+if [ ! -x /usr/bin/time ]; then
+  echo "/usr/bin/time (GNU time) not found: install it (apt-get install time)" >&2
+  exit 2
+fi
+
+say "# toolcheck benchmark run"
+say ""
+say "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+say "- machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -h | awk '/^Mem:/ {print $2}') memory, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+say "- toolchain: $(rustc --version)"
+say ""
+
+echo "building release binary and floor example..." >&2
+(cd "$ROOT" && cargo build --release --quiet --bin toolcheck --example floor) || exit 2
+say "- binary: $(stat -c %s "$BIN") bytes"
+
+# /usr/bin/time -v: wall seconds and peak RSS (MB) of one run.
+measure() {
+  local out
+  out=$(/usr/bin/time -v "$@" 2>&1 > /dev/null | grep -E 'Elapsed|Maximum resident')
+  local wall rss
+  wall=$(echo "$out" | awk -F': ' '/Elapsed/ {print $2}')
+  rss=$(echo "$out" | awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}')
+  echo "$wall wall, $rss MB peak RSS"
+}
+
+# hyperfine mean ± sd in ms, from its JSON export.
+hf() {
+  local name=$1; shift
+  hyperfine --style none --warmup 1 --runs "$RUNS" -i --export-json "$CACHE/$name.json" "$@" > /dev/null 2>&1
+  python3 - "$CACHE/$name.json" <<'EOF'
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print(f"{r['mean'] * 1000:.0f} ± {r['stddev'] * 1000:.0f} ms (min {r['min'] * 1000:.0f})  {r['command'][:90]}")
+EOF
+}
+
+mapfile -t FILES < <(ls "$CORPORA"/*/*.json)
+TOOLS=$("$BIN" lint --no-config --format json "${FILES[@]}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["summary"]["tools"])')
+
+say ""
+say "## Whole corpus: ${#FILES[@]} files, $TOOLS tools, $(du -ch "${FILES[@]}" | tail -1 | cut -f1)"
+say ""
+say "- toolcheck lint (all rules, JSON), /usr/bin/time -v: $(measure "$BIN" lint --no-config --format json "${FILES[@]}")"
+say "- floor (serde_json + tiktoken-rs, each text once), /usr/bin/time -v: $(measure "$FLOOR" "${FILES[@]}")"
+say "- toolcheck tokens (JSON), /usr/bin/time -v: $(measure "$BIN" tokens --no-config --format json "${FILES[@]}")"
+say ""
+say '```'
+hf corpus -N \
+  -n "toolcheck lint" "$BIN lint --no-config --format json ${FILES[*]}" \
+  -n "floor" "$FLOOR ${FILES[*]}" \
+  -n "toolcheck tokens" "$BIN tokens --no-config --format json ${FILES[*]}" \
+  -n "toolcheck lint --ignore TC1 (no token rules)" "$BIN lint --no-config --format json --ignore TC1 ${FILES[*]}" | tee -a "$RESULTS"
+say '```'
+python3 - "$CACHE/corpus.json" <<'EOF' | tee -a "$RESULTS"
+import json, sys
+r = {x["command"]: x["mean"] for x in json.load(open(sys.argv[1]))["results"]}
+lint, floor = r["toolcheck lint"], r["floor"]
+print(f"\nratio lint / floor: {lint / floor:.2f}x (target: within 2x); lint mean {lint:.3f} s (target: under 1.0 s)")
+EOF
+
+say ""
+say "## Cold start on one small manifest"
+SMALL=$ROOT/fixtures/examples/ask_user_question.tool.yaml
+LONG=$CACHE/long-description.tool.yaml
+python3 -c "print('name: long_description\ndescription: ' + 'Search the manual by keyword and return the best pages. ' * 20 + 'Not for code.')" > "$LONG"
+say ""
+say '```'
+hf cold -N \
+  -n "no tokenizer (every text under its budget in bytes)" "$BIN lint --no-config $SMALL" \
+  -n "with tokenizer (a description over 800 bytes)" "$BIN lint --no-config $LONG" \
+  -n "toolcheck tokens (always tokenizes)" "$BIN tokens --no-config $SMALL" | tee -a "$RESULTS"
+say '```'
+
+say ""
+say "## Stress inputs (bench/gen.py)"
+python3 "$ROOT/bench/gen.py" "$CACHE/stress" > /dev/null
+say ""
+for file in big.tools.json many.tools.json deep.tool.json longdesc.tool.yaml aaaa.tool.yaml; do
+  say "- $file ($(stat -c %s "$CACHE/stress/$file") bytes): lint $(measure "$BIN" lint --no-config --format json "$CACHE/stress/$file")"
+done
+
+if [ "$PEERS" = 1 ]; then
+  say ""
+  say "## Peers on the same tools (one MCP-shaped tool per file, bench/split.py)"
+  SPLIT=$CACHE/split
+  rm -rf "$SPLIT"
+  N=$(python3 "$ROOT/bench/split.py" "$SPLIT" "${FILES[@]}")
+  say ""
+  say "$N tool files."
+  say ""
+  CMDS=(-n "toolcheck lint (all rules)" "$BIN lint --no-config --format json $SPLIT")
+  VENV=$CACHE/venv
+  if [ ! -x "$VENV/bin/tool-scan" ] || [ ! -x "$VENV/bin/lap" ]; then
+    echo "installing tool-scan and lap-score from PyPI into $VENV..." >&2
+    python3 -m venv "$VENV" && "$VENV/bin/pip" install -q tool-scan lap-score > /dev/null 2>&1 \
+      || echo "PyPI unreachable or install failed: skipping tool-scan and lap-score" >&2
+  fi
+  if [ -x "$VENV/bin/tool-scan" ]; then
+    CMDS+=(-n "tool-scan (1 job)" "$VENV/bin/tool-scan --json $SPLIT/*.tool.json")
+    CMDS+=(-n "tool-scan --jobs $(nproc)" "$VENV/bin/tool-scan --json --jobs $(nproc) $SPLIT/*.tool.json")
+  else
+    say "- tool-scan: skipped (not installed)"
+  fi
+  SPECTRAL=$CACHE/npm/node_modules/.bin/spectral
+  if [ ! -x "$SPECTRAL" ] && command -v npm > /dev/null; then
+    echo "installing @stoplight/spectral-cli from npm into $CACHE/npm..." >&2
+    npm install --prefix "$CACHE/npm" --no-audit --no-fund @stoplight/spectral-cli@6 > /dev/null 2>&1 \
+      || echo "npm registry unreachable or install failed: skipping Spectral" >&2
+  fi
+  if [ -x "$SPECTRAL" ]; then
+    CMDS+=(-n "spectral (bench/spectral-ruleset.yaml)" "$SPECTRAL lint --quiet -f json -r $ROOT/bench/spectral-ruleset.yaml $SPLIT/*.tool.json")
+  else
+    say "- Spectral: skipped (npm or the package unavailable)"
+  fi
+  if [ -x "$VENV/bin/lap" ]; then
+    say "- lap-score: skipped: \`lap lint\` reads an OpenAPI file or a live MCP server (\`--mcp CMD\`, \`--mcp-url\`), not static tool JSON"
+  fi
+  say ""
+  say '```'
+  RUNS_SAVED=$RUNS
+  RUNS=3
+  hf peers "${CMDS[@]}" | tee -a "$RESULTS"
+  RUNS=$RUNS_SAVED
+  say '```'
+fi
+
+echo "results: $RESULTS" >&2
