@@ -66,7 +66,7 @@ measure() {
 # hyperfine mean ± sd in ms, from its JSON export.
 hf() {
   local name=$1; shift
-  hyperfine --style none --warmup 1 --runs "$RUNS" -i --export-json "$CACHE/$name.json" "$@" > /dev/null 2>&1
+  hyperfine --style none --warmup "${WARMUP:-1}" --runs "$RUNS" -i --export-json "$CACHE/$name.json" "$@" > /dev/null 2>&1
   python3 - "$CACHE/$name.json" <<'EOF'
 import json, sys
 for r in json.load(open(sys.argv[1]))["results"]:
@@ -82,32 +82,36 @@ say "## Whole corpus: ${#FILES[@]} files, $TOOLS tools, $(du -ch "${FILES[@]}" |
 say ""
 say "- toolcheck lint (all rules, JSON), /usr/bin/time -v: $(measure "$BIN" lint --no-config --format json "${FILES[@]}")"
 say "- floor (serde_json + tiktoken-rs, each text once), /usr/bin/time -v: $(measure "$FLOOR" "${FILES[@]}")"
+say "- floor with bpe-openai, /usr/bin/time -v: $(measure "$FLOOR" --bpe-openai "${FILES[@]}")"
 say "- toolcheck tokens (JSON), /usr/bin/time -v: $(measure "$BIN" tokens --no-config --format json "${FILES[@]}")"
 say ""
 say '```'
 hf corpus -N \
   -n "toolcheck lint" "$BIN lint --no-config --format json ${FILES[*]}" \
   -n "floor" "$FLOOR ${FILES[*]}" \
+  -n "floor --bpe-openai" "$FLOOR --bpe-openai ${FILES[*]}" \
   -n "toolcheck tokens" "$BIN tokens --no-config --format json ${FILES[*]}" \
   -n "toolcheck lint --ignore TC1 (no token rules)" "$BIN lint --no-config --format json --ignore TC1 ${FILES[*]}" | tee -a "$RESULTS"
 say '```'
 python3 - "$CACHE/corpus.json" <<'EOF' | tee -a "$RESULTS"
 import json, sys
 r = {x["command"]: x["mean"] for x in json.load(open(sys.argv[1]))["results"]}
-lint, floor = r["toolcheck lint"], r["floor"]
-print(f"\nratio lint / floor: {lint / floor:.2f}x (target: within 2x); lint mean {lint:.3f} s (target: under 1.0 s)")
+lint, floor, bpe = r["toolcheck lint"], r["floor"], r["floor --bpe-openai"]
+print(f"\nlint mean {lint:.3f} s (target: under 1.0 s); ratio to the floor: {lint / floor:.2f}x "
+      f"(tiktoken-rs), {lint / bpe:.2f}x (bpe-openai, the tokenizer toolcheck uses); target: within 2x")
 EOF
 
 say ""
 say "## Cold start on one small manifest"
-SMALL=$ROOT/fixtures/examples/ask_user_question.tool.yaml
-LONG=$CACHE/long-description.tool.yaml
-python3 -c "print('name: long_description\ndescription: ' + 'Search the manual by keyword and return the best pages. ' * 20 + 'Not for code.')" > "$LONG"
+# Every text of SMALL fits its budget in bytes, so no encoding is built; ASK has guidelines
+# and a snippet longer in bytes than their token budgets, so the encoding must be built.
+SMALL=$ROOT/fixtures/tokens/small.tools.yaml
+ASK=$ROOT/fixtures/examples/ask_user_question.tool.yaml
 say ""
 say '```'
 hf cold -N \
-  -n "no tokenizer (every text under its budget in bytes)" "$BIN lint --no-config $SMALL" \
-  -n "with tokenizer (a description over 800 bytes)" "$BIN lint --no-config $LONG" \
+  -n "lint, no tokenizer (fixtures/tokens/small.tools.yaml)" "$BIN lint --no-config $SMALL" \
+  -n "lint, with tokenizer (fixtures/examples/ask_user_question.tool.yaml)" "$BIN lint --no-config $ASK" \
   -n "toolcheck tokens (always tokenizes)" "$BIN tokens --no-config $SMALL" | tee -a "$RESULTS"
 say '```'
 
@@ -152,16 +156,37 @@ if [ "$PEERS" = 1 ]; then
   else
     say "- Spectral: skipped (npm or the package unavailable)"
   fi
-  if [ -x "$VENV/bin/lap" ]; then
-    say "- lap-score: skipped: \`lap lint\` reads an OpenAPI file or a live MCP server (\`--mcp CMD\`, \`--mcp-url\`), not static tool JSON"
-  fi
   say ""
   say '```'
-  RUNS_SAVED=$RUNS
-  RUNS=3
-  hf peers "${CMDS[@]}" | tee -a "$RESULTS"
-  RUNS=$RUNS_SAVED
+  RUNS=3 WARMUP=0 hf peers "${CMDS[@]}" | tee -a "$RESULTS"
   say '```'
+
+  # lap-score reads only OpenAPI files or live MCP servers, and fetches its cl100k_base
+  # vocabulary at run time. Offline: bench/mcp_stub.py serves each corpus file as a stdio MCP
+  # server, and tiktoken's cache is seeded with the identical cl100k_base.tiktoken that the
+  # tiktoken-rs crate ships (file name: tiktoken's cache key for that encoding).
+  if [ -x "$VENV/bin/lap" ] && ! "$VENV/bin/python" -c "import fastmcp" 2> /dev/null; then
+    echo "installing lap-score[mcp] (fastmcp) into $VENV..." >&2
+    "$VENV/bin/pip" install -q 'lap-score[mcp]' > /dev/null 2>&1 || true
+  fi
+  VOCAB=$(ls "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/tiktoken-rs-*/assets/cl100k_base.tiktoken 2> /dev/null | head -1)
+  if [ -x "$VENV/bin/lap" ] && "$VENV/bin/python" -c "import fastmcp" 2> /dev/null && [ -n "$VOCAB" ]; then
+    mkdir -p "$CACHE/tiktoken"
+    cp "$VOCAB" "$CACHE/tiktoken/9b5ad71b2ce5302211f9c61530b329a4922fc6a4"
+    say ""
+    say "lap-score (\`lap lint --mcp\`, one stub server per corpus file, ${#FILES[@]} files, one run):"
+    LAP_LOOP=$CACHE/lap-loop.sh
+    {
+      echo "export TIKTOKEN_CACHE_DIR=$CACHE/tiktoken"
+      for file in "${FILES[@]}"; do
+        echo "$VENV/bin/lap lint --json --mcp 'python3 $ROOT/bench/mcp_stub.py $file' > /dev/null 2>&1"
+      done
+    } > "$LAP_LOOP"
+    say "- lap lint, all files: $(measure bash "$LAP_LOOP")"
+    say "- toolcheck lint, the same files: $(measure "$BIN" lint --no-config --format json "${FILES[@]}")"
+  else
+    say "- lap-score: skipped (lap-score[mcp] not installed, or no cl100k_base vocabulary from the tiktoken-rs crate)"
+  fi
 fi
 
 echo "results: $RESULTS" >&2
