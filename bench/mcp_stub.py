@@ -17,8 +17,11 @@ def main():
     listed = []
     for tool in tools(root):
         schema = next((tool[k] for k in SCHEMA_KEYS if isinstance(tool.get(k), dict)), None)
+        schema = dict(schema or {})
+        # MCP clients insist on a root `type: object`; BFCL writes `dict`.
+        schema["type"] = "object"
         listed.append({"name": tool["name"], "description": tool.get("description") or "",
-                       "inputSchema": schema or {"type": "object"}})
+                       "inputSchema": schema})
     for line in sys.stdin:
         try:
             message = json.loads(line)

@@ -176,13 +176,22 @@ if [ "$PEERS" = 1 ]; then
     say ""
     say "lap-score (\`lap lint --mcp\`, one stub server per corpus file, ${#FILES[@]} files, one run):"
     LAP_LOOP=$CACHE/lap-loop.sh
+    rm -rf "$CACHE/lap" && mkdir -p "$CACHE/lap"
     {
       echo "export TIKTOKEN_CACHE_DIR=$CACHE/tiktoken"
-      for file in "${FILES[@]}"; do
-        echo "$VENV/bin/lap lint --json --mcp 'python3 $ROOT/bench/mcp_stub.py $file' > /dev/null 2>&1"
+      for index in "${!FILES[@]}"; do
+        echo "$VENV/bin/lap lint --json --mcp 'python3 $ROOT/bench/mcp_stub.py ${FILES[$index]}' > $CACHE/lap/$index.json 2> /dev/null"
       done
     } > "$LAP_LOOP"
     say "- lap lint, all files: $(measure bash "$LAP_LOOP")"
+    say "  ($(python3 -c 'import json, pathlib, sys
+ok = 0
+for p in pathlib.Path(sys.argv[1]).glob("*.json"):
+    try:
+        ok += "findings" in json.loads(p.read_text())
+    except ValueError:
+        pass
+print(ok)' "$CACHE/lap") of ${#FILES[@]} files linted)"
     say "- toolcheck lint, the same files: $(measure "$BIN" lint --no-config --format json "${FILES[@]}")"
   else
     say "- lap-score: skipped (lap-score[mcp] not installed, or no cl100k_base vocabulary from the tiktoken-rs crate)"
