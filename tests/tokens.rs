@@ -209,3 +209,46 @@ fn zero_window_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(stderr.contains("positive"), "{stderr}");
 }
+
+/// Every corpus file (`../shared/corpora`, present in development and CI) is read and counted:
+/// no file errors, every file has tools, and the file totals add up.
+#[test]
+fn every_corpus_file_is_counted() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    let Ok(dirs) = std::fs::read_dir(&root) else {
+        eprintln!("skipped: {} not found", root.display());
+        return;
+    };
+    let mut files: Vec<String> = dirs
+        .filter_map(|dir| std::fs::read_dir(dir.ok()?.path()).ok())
+        .flatten()
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            (path.extension()? == "json").then(|| path.display().to_string())
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() > 60, "{} corpus files", files.len());
+    let args: Vec<&str> = files.iter().map(String::as_str).collect();
+    let report = json(&args);
+    let reported = report["files"].as_array().unwrap();
+    assert_eq!(reported.len(), files.len());
+    let mut sum = 0;
+    for file in reported {
+        let name = file["file"].as_str().unwrap();
+        assert_eq!(file["error"], Value::Null, "{name}");
+        let tools = file["tools"].as_array().unwrap();
+        assert!(!tools.is_empty(), "{name} has no tools");
+        let totals: Vec<u64> = tools
+            .iter()
+            .map(|t| t["tokens"]["total"].as_u64().unwrap())
+            .collect();
+        assert!(totals.windows(2).all(|w| w[0] >= w[1]), "{name} not sorted");
+        assert_eq!(file["loaded_tokens"], totals.iter().sum::<u64>(), "{name}");
+        sum += totals.iter().sum::<u64>();
+        if name.ends_with("bfcl-functions.json") {
+            assert_eq!(tools.len(), 3526);
+        }
+    }
+    assert_eq!(report["total"]["loaded_tokens"], sum);
+}
