@@ -147,12 +147,7 @@ pub fn count_file(input: Input, encoding: Encoding, window: usize) -> FileTokens
             return file;
         }
     };
-    let parsed = if json {
-        syntax::json::parse(&text)
-    } else {
-        syntax::yaml::parse(&text)
-    };
-    let root = match parsed {
+    let root = match syntax::parse(&text, json) {
         Ok(root) => root,
         Err(error) => {
             file.error = Some(error.message);
@@ -379,7 +374,14 @@ fn render_file(
         let largest: Vec<String> = file
             .loaded()
             .take(3)
-            .map(|row| format!("`{}` ({})", row.name, group(row.tokens.total)))
+            .map(|row| {
+                let name = if row.name.is_empty() {
+                    "(unnamed)"
+                } else {
+                    &row.name
+                };
+                format!("`{name}` ({})", group(row.tokens.total))
+            })
             .collect();
         let text = format!(
             "recommendation: the loaded tools take {:.1}% of the window, over {:.0}%; mark the \
