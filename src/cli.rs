@@ -28,6 +28,8 @@ pub struct Cli {
 enum Command {
     /// Lint tool manifests (YAML or JSON); exits 1 when an error is found
     Lint(LintArgs),
+    /// Show what each tool costs in tokens, per file, and its share of a context window
+    Tokens(TokensArgs),
     /// List every rule
     Rules(RulesArgs),
     /// Show one rule's documentation
@@ -86,6 +88,35 @@ struct LintArgs {
 }
 
 #[derive(Debug, Args)]
+struct TokensArgs {
+    /// Files or directories (`-` reads standard input); default: the current directory
+    paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = TokensFormat::Human)]
+    format: TokensFormat,
+    /// When to use colors (and Unicode bars) in human output
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// Token encoding
+    #[arg(long, value_parser = parse_encoding)]
+    tokenizer: Option<Encoding>,
+    /// The context window each set total is related to, in tokens
+    #[arg(long, value_name = "TOKENS", default_value_t = crate::tokens_report::DEFAULT_WINDOW,
+          value_parser = parse_window)]
+    window: usize,
+    /// The name standard input is reported under; its extension picks YAML or JSON
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TokensFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Args)]
 struct RulesArgs {
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
     format: ListFormat,
@@ -125,6 +156,15 @@ fn parse_severity(text: &str) -> std::result::Result<(String, Level), String> {
     Ok((rule.to_string(), level))
 }
 
+fn parse_window(text: &str) -> std::result::Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(window) if window > 0 => Ok(window),
+        _ => Err(format!(
+            "expected a positive number of tokens, found `{text}`"
+        )),
+    }
+}
+
 fn parse_encoding(text: &str) -> std::result::Result<Encoding, String> {
     text.parse()
 }
@@ -157,6 +197,7 @@ pub fn main() -> i32 {
 fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Lint(args) => lint(args),
+        Command::Tokens(args) => tokens(args),
         Command::Rules(args) => {
             let registry = registry(&load_config(&args.config)?)?;
             print(&match args.format {
@@ -217,11 +258,7 @@ fn lint(args: LintArgs) -> Result<i32> {
         tokenizer: args.tokenizer,
     };
     let linter = Linter::new(&registry, &config, &overrides)?;
-    let targets = Discovery::new(&config.include, &config.exclude)?.discover(&args.paths)?;
-    let inputs = targets
-        .into_iter()
-        .map(|target| read(target, args.stdin_filename.as_deref()))
-        .collect::<Result<Vec<_>>>()?;
+    let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
     let reports = linter.lint_all(inputs);
     let summary = Summary::of(&reports);
     let diagnostics = render::diagnostics(&reports);
@@ -230,13 +267,8 @@ fn lint(args: LintArgs) -> Result<i32> {
         Format::Sarif => render::sarif::render(diagnostics, &registry),
         Format::Github => render::github::render(diagnostics, &summary, args.quiet),
         Format::Human => {
-            let color = match args.color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => std::io::stdout().is_terminal() && no_color_unset(),
-            };
             let style = render::human::Style {
-                color,
+                color: use_color(args.color),
                 links: false,
                 width: terminal_width(),
             };
@@ -250,6 +282,41 @@ fn lint(args: LintArgs) -> Result<i32> {
     } else {
         0
     })
+}
+
+/// `toolcheck tokens`: the same config, discovery and inputs as `lint`.
+fn tokens(args: TokensArgs) -> Result<i32> {
+    let config = load_config(&args.config)?;
+    let encoding = args.tokenizer.unwrap_or(config.tokenizer);
+    let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
+    let report = crate::tokens_report::report(inputs, encoding, args.window);
+    print(&match args.format {
+        TokensFormat::Json => crate::tokens_report::render_json(&report),
+        TokensFormat::Human => crate::tokens_report::render_human(
+            &report,
+            crate::tokens_report::Style {
+                color: use_color(args.color),
+            },
+        ),
+    });
+    Ok(if report.has_errors() { 1 } else { 0 })
+}
+
+/// Discovers the files for `paths` under `config` and reads them.
+fn read_inputs(config: &Config, paths: &[PathBuf], stdin_name: Option<&str>) -> Result<Vec<Input>> {
+    Discovery::new(&config.include, &config.exclude)?
+        .discover(paths)?
+        .into_iter()
+        .map(|target| read(target, stdin_name))
+        .collect()
+}
+
+fn use_color(color: Color) -> bool {
+    match color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stdout().is_terminal() && no_color_unset(),
+    }
 }
 
 fn read(target: Target, stdin_name: Option<&str>) -> Result<Input> {

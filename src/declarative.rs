@@ -649,7 +649,7 @@ impl CompiledRule {
             }
             Function::MaxTokens(options) => {
                 for text in texts {
-                    if let Some(count) = ctx.encoding.count_over(text.value(), options.max_tokens) {
+                    if let Some(count) = ctx.tokens.text_over(text.node, options.max_tokens) {
                         let encoding = ctx.encoding.as_str();
                         let vars = Vars {
                             field: field.as_str(),
@@ -708,8 +708,7 @@ impl CompiledRule {
                 }
             }
             Function::MaxTokens(options) => {
-                let compact = schema.to_json().to_string();
-                if let Some(count) = ctx.encoding.count_over(&compact, options.max_tokens) {
+                if let Some(count) = ctx.tokens.schema_over(schema, options.max_tokens) {
                     let vars = Vars {
                         field: "input_schema",
                         tool: tool_name,

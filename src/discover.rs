@@ -54,12 +54,11 @@ impl Discovery {
             }
         }
         walked.sort();
+        walked.dedup();
+        // A set, not `Vec::contains`: a directory of thousands of files would be quadratic.
+        let named: std::collections::BTreeSet<Target> = explicit.iter().cloned().collect();
         let mut targets = explicit;
-        for target in walked {
-            if !targets.contains(&target) {
-                targets.push(target);
-            }
-        }
+        targets.extend(walked.into_iter().filter(|target| !named.contains(target)));
         if targets.is_empty() {
             return Err(Error::new(format!(
                 "no files to lint in {} (include: {})",
@@ -114,4 +113,27 @@ fn glob_set(patterns: &[String]) -> Result<GlobSet> {
     builder
         .build()
         .map_err(|error| Error::new(format!("invalid globs: {error}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Discovery, Target};
+    use std::path::PathBuf;
+
+    #[test]
+    fn each_file_once_named_files_first() {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/examples");
+        let discovery = Discovery::new(&["**/*.tool*.{yaml,json}".to_string()], &[]).unwrap();
+        let named = root.join("search.tools.json");
+        let targets = discovery
+            .discover(&[named.clone(), root.clone(), root.clone()])
+            .unwrap();
+        assert_eq!(
+            targets,
+            vec![
+                Target::File(named),
+                Target::File(root.join("ask_user_question.tool.yaml")),
+            ]
+        );
+    }
 }

@@ -3,8 +3,6 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::config::{Config, Level, Spanned};
 use crate::diagnostic::{Diagnostic, Field, Related, Severity};
@@ -225,7 +223,7 @@ impl Linter {
     /// in input order.
     /// A report for the config file comes last when its suppressions need a finding.
     pub fn lint_all(&self, inputs: Vec<Input>) -> Vec<FileReport> {
-        let linted = parallel_map(inputs, |input| self.lint_input(input));
+        let linted = crate::parallel::map_in_order(inputs, |input| self.lint_input(input));
         self.finish(linted)
     }
 
@@ -402,42 +400,6 @@ fn unreadable(file: Arc<SourceFile>, diagnostic: Diagnostic) -> Linted {
     }
 }
 
-/// `f` over `items` on all cores; results in input order.
-fn parallel_map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len().max(1));
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<T>>> = items
-        .into_iter()
-        .map(|item| Mutex::new(Some(item)))
-        .collect();
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(slot) = slots.get(index) else { break };
-                        let item = slot.lock().ok().and_then(|mut slot| slot.take());
-                        if let Some(item) = item {
-                            done.push((index, f(item)));
-                        }
-                    }
-                    done
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| worker.join().unwrap_or_default())
-            .collect()
-    });
-    done.sort_by_key(|(index, _)| *index);
-    done.into_iter().map(|(_, result)| result).collect()
-}
-
 /// One file to lint: its display name and bytes.
 #[derive(Debug)]
 pub struct Input {
@@ -447,7 +409,7 @@ pub struct Input {
 
 impl Input {
     /// JSON by extension; for other names, by the first non-blank character.
-    fn is_json(&self) -> bool {
+    pub fn is_json(&self) -> bool {
         let extension = Path::new(&self.name)
             .extension()
             .and_then(|ext| ext.to_str())

@@ -7,6 +7,10 @@ use crate::syntax::{Entry, Node, NodeKind, Span};
 /// The tools of one file (or one server), plus set-level text.
 #[derive(Debug, Default)]
 pub struct ToolSet<'a> {
+    /// The document's root (inside a JSON-RPC `result`); file-level findings point near it.
+    pub root: Option<&'a Node>,
+    /// The `tools` key of a set object, where set-level findings point when there is one.
+    pub tools_entry: Option<&'a Entry>,
     /// Text a host puts into the system prompt for the whole set (MCP `initialize` instructions).
     pub instructions: Option<&'a Entry>,
     /// The server's name (native set files), used by host-prefix rules.
@@ -212,6 +216,8 @@ pub fn normalize(root: &Node) -> (ToolSet<'_>, Vec<ShapeError>) {
         Some(result) if root.get("jsonrpc").is_some() => result,
         _ => root,
     };
+    set.root = Some(root);
+    set.tools_entry = root.entry("tools");
     match &root.kind {
         NodeKind::Array(items) => read_tools(items, &mut set, &mut errors),
         NodeKind::Object(_) => {

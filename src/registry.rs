@@ -28,6 +28,9 @@ fn rust_rules() -> Vec<Registered> {
         rules::schema::LimitMismatch,
         rules::budget::GuidelinesTooLong,
         rules::budget::ToolTooLong,
+        rules::budget::ToolsetTooLarge,
+        rules::budget::TooManyTools,
+        rules::budget::ResultsTooLong,
         rules::names::DuplicateToolName,
     ]
 }

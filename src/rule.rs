@@ -9,7 +9,7 @@ use crate::diagnostic::{Field, Severity};
 use crate::model::{Tool, ToolSet};
 use crate::source::SourceFile;
 use crate::syntax::{Entry, Node, Span};
-use crate::tokens::Encoding;
+use crate::tokens::{Counter, Encoding};
 
 /// The rule families; a family selector (`TC2`) and its name select the same rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -183,6 +183,8 @@ impl Finding {
 pub struct Ctx<'a> {
     pub source: &'a str,
     pub encoding: Encoding,
+    /// Token counts shared by every rule of the file, so nothing is tokenized twice.
+    pub tokens: Counter,
     tool: Option<String>,
     findings: Vec<Finding>,
 }
@@ -192,6 +194,7 @@ impl<'a> Ctx<'a> {
         Ctx {
             source,
             encoding,
+            tokens: Counter::new(encoding),
             tool: None,
             findings: Vec::new(),
         }

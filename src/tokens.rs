@@ -1,9 +1,15 @@
-//! Exact tiktoken counts, with the encoding built only when a text could exceed a budget.
+//! Exact tiktoken counts (bpe-openai by default, tiktoken-rs without the `bpe-openai` feature;
+//! both give the same counts), with the encoding built only when a text could exceed a budget, and
+//! a per-file [`Counter`] so that no text is tokenized twice however many rules ask.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+use crate::model::Tool;
+use crate::syntax::Node;
 
 /// A tiktoken encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -28,11 +34,22 @@ impl Encoding {
     pub fn count(self, text: &str) -> usize {
         #[cfg(test)]
         tests::LOADS.with(|loads| loads.set(loads.get() + 1));
-        let bpe = match self {
-            Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
-            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
-        };
-        bpe.encode_ordinary(text).len()
+        #[cfg(feature = "bpe-openai")]
+        {
+            let tokenizer = match self {
+                Encoding::O200kBase => bpe_openai::o200k_base(),
+                Encoding::Cl100kBase => bpe_openai::cl100k_base(),
+            };
+            tokenizer.count(text)
+        }
+        #[cfg(not(feature = "bpe-openai"))]
+        {
+            let bpe = match self {
+                Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
+                Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+            };
+            bpe.encode_ordinary(text).len()
+        }
     }
 
     /// The token count when it exceeds `budget`, else `None`. A token is at least one byte,
@@ -55,6 +72,239 @@ impl Encoding {
         }
         let counts: Vec<usize> = parts.iter().map(|part| self.count(part)).collect();
         (counts.iter().sum::<usize>() > budget).then_some(counts)
+    }
+}
+
+/// Token counts of the parts of one tool that a provider sends with every request: the budget
+/// of `tool-too-long` (TC106), summed by `toolset-too-large` (TC107) and `toolcheck tokens`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ToolTokens {
+    pub name: usize,
+    pub description: usize,
+    pub snippet: usize,
+    /// All guidelines together, each counted on its own.
+    pub guidelines: usize,
+    /// The input schema as compact JSON.
+    pub schema: usize,
+}
+
+impl ToolTokens {
+    pub fn total(&self) -> usize {
+        self.name + self.description + self.snippet + self.guidelines + self.schema
+    }
+}
+
+/// A node's identity within one parsed file: its address plus its span (a reused address
+/// would also need the same span to collide).
+type NodeKey = (usize, usize, usize);
+
+fn key(node: &Node) -> NodeKey {
+    (
+        std::ptr::from_ref(node) as usize,
+        node.span.start,
+        node.span.end,
+    )
+}
+
+/// An input schema's compact JSON, kept until it is counted.
+#[derive(Debug)]
+struct Schema {
+    bytes: usize,
+    compact: Option<String>,
+    tokens: Option<usize>,
+}
+
+/// Memoized token counts for the nodes of one parsed file. Every rule of a file shares one
+/// (through [`crate::rule::Ctx`]), so a description over several budgets is tokenized once,
+/// and a schema is serialized to compact JSON once.
+///
+/// Keys are node identities: a `Counter` must not outlive the tree its nodes come from
+/// (the engine makes one per file, after parsing, and drops it before the tree).
+#[derive(Debug)]
+pub struct Counter {
+    pub encoding: Encoding,
+    texts: HashMap<NodeKey, usize>,
+    schemas: HashMap<NodeKey, Schema>,
+    tools: HashMap<NodeKey, ToolTokens>,
+}
+
+impl Counter {
+    pub fn new(encoding: Encoding) -> Counter {
+        Counter {
+            encoding,
+            texts: HashMap::new(),
+            schemas: HashMap::new(),
+            tools: HashMap::new(),
+        }
+    }
+
+    /// Tokens of a string node (0 for any other node).
+    pub fn text(&mut self, node: &Node) -> usize {
+        let Some(text) = node.as_str() else {
+            return 0;
+        };
+        let encoding = self.encoding;
+        *self
+            .texts
+            .entry(key(node))
+            .or_insert_with(|| encoding.count(text))
+    }
+
+    /// Tokens of a string node when over `budget`; texts of at most `budget` bytes are never
+    /// tokenized.
+    pub fn text_over(&mut self, node: &Node, budget: usize) -> Option<usize> {
+        if node.as_str().is_none_or(|text| text.len() <= budget) {
+            return None;
+        }
+        Some(self.text(node)).filter(|count| *count > budget)
+    }
+
+    fn schema_entry(&mut self, node: &Node) -> &mut Schema {
+        self.schemas.entry(key(node)).or_insert_with(|| {
+            let compact = node.to_json().to_string();
+            Schema {
+                bytes: compact.len(),
+                compact: Some(compact),
+                tokens: None,
+            }
+        })
+    }
+
+    /// Bytes of a schema as compact JSON.
+    pub fn schema_bytes(&mut self, node: &Node) -> usize {
+        self.schema_entry(node).bytes
+    }
+
+    /// Tokens of a schema as compact JSON (what a provider sends).
+    pub fn schema(&mut self, node: &Node) -> usize {
+        let encoding = self.encoding;
+        let schema = self.schema_entry(node);
+        if let Some(tokens) = schema.tokens {
+            return tokens;
+        }
+        let tokens = encoding.count(schema.compact.take().as_deref().unwrap_or_default());
+        schema.tokens = Some(tokens);
+        tokens
+    }
+
+    /// Tokens of a schema when over `budget`; a schema of at most `budget` bytes of compact
+    /// JSON is never tokenized.
+    pub fn schema_over(&mut self, node: &Node, budget: usize) -> Option<usize> {
+        if self.schema_bytes(node) <= budget {
+            return None;
+        }
+        Some(self.schema(node)).filter(|count| *count > budget)
+    }
+
+    /// Bytes of everything [`ToolTokens`] counts: an upper bound of its total.
+    pub fn tool_bytes(&mut self, tool: &Tool<'_>) -> usize {
+        let text = |node: Option<&Node>| node.and_then(Node::as_str).map_or(0, str::len);
+        let guidelines: usize = tool.guidelines().map(|node| text(Some(node))).sum();
+        let schema = tool
+            .input_schema()
+            .map_or(0, |node| self.schema_bytes(node));
+        tool.name().len() + text(tool.description()) + text(tool.snippet()) + guidelines + schema
+    }
+
+    /// Token counts of many tools, as [`Counter::tool`] gives them one by one; the texts not
+    /// counted yet are tokenized on all cores when there are enough of them, so that one
+    /// large file is not a single thread's work.
+    pub fn tools(&mut self, tools: &[&Tool<'_>]) -> Vec<ToolTokens> {
+        enum Job<'t> {
+            Text(NodeKey, &'t str),
+            Schema(NodeKey, String),
+        }
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        let mut queued = std::collections::HashSet::new();
+        for tool in tools {
+            if self.tools.contains_key(&key(tool.node)) {
+                continue;
+            }
+            let texts = [
+                tool.name.map(|entry| &entry.value),
+                tool.description(),
+                tool.snippet(),
+            ]
+            .into_iter()
+            .flatten()
+            .chain(tool.guidelines());
+            for node in texts {
+                let node_key = key(node);
+                if let Some(text) = node.as_str()
+                    && !self.texts.contains_key(&node_key)
+                    && queued.insert(node_key)
+                {
+                    jobs.push(Job::Text(node_key, text));
+                }
+            }
+            if let Some(node) = tool.input_schema() {
+                let node_key = key(node);
+                let schema = self.schema_entry(node);
+                if schema.tokens.is_none() && queued.insert(node_key) {
+                    jobs.push(Job::Schema(
+                        node_key,
+                        schema.compact.take().unwrap_or_default(),
+                    ));
+                }
+            }
+        }
+        let bytes: usize = jobs
+            .iter()
+            .map(|job| match job {
+                Job::Text(_, text) => text.len(),
+                Job::Schema(_, text) => text.len(),
+            })
+            .sum();
+        // Below this, threads cost more than they save.
+        const PARALLEL_BYTES: usize = 64 * 1024;
+        let chunks = if bytes < PARALLEL_BYTES {
+            1
+        } else {
+            4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+        };
+        let per_chunk = jobs.len().div_ceil(chunks).max(1);
+        let mut batches: Vec<Vec<Job<'_>>> = Vec::new();
+        let mut jobs = jobs.into_iter().peekable();
+        while jobs.peek().is_some() {
+            batches.push(jobs.by_ref().take(per_chunk).collect());
+        }
+        let encoding = self.encoding;
+        let counted = crate::parallel::map_in_order(batches, |batch| {
+            batch
+                .into_iter()
+                .map(|job| match job {
+                    Job::Text(node_key, text) => (node_key, false, encoding.count(text)),
+                    Job::Schema(node_key, text) => (node_key, true, encoding.count(&text)),
+                })
+                .collect::<Vec<_>>()
+        });
+        for (node_key, schema, count) in counted.into_iter().flatten() {
+            if schema {
+                if let Some(entry) = self.schemas.get_mut(&node_key) {
+                    entry.tokens = Some(count);
+                }
+            } else {
+                self.texts.insert(node_key, count);
+            }
+        }
+        tools.iter().map(|tool| self.tool(tool)).collect()
+    }
+
+    /// Token counts of a tool's parts; each part is counted once per file.
+    pub fn tool(&mut self, tool: &Tool<'_>) -> ToolTokens {
+        if let Some(tokens) = self.tools.get(&key(tool.node)) {
+            return *tokens;
+        }
+        let mut count = |node: Option<&Node>| node.map_or(0, |node| self.text(node));
+        let tokens = ToolTokens {
+            name: count(tool.name.map(|entry| &entry.value)),
+            description: count(tool.description()),
+            snippet: count(tool.snippet()),
+            guidelines: tool.guidelines().map(|node| count(Some(node))).sum(),
+            schema: tool.input_schema().map_or(0, |node| self.schema(node)),
+        };
+        self.tools.insert(key(tool.node), tokens);
+        tokens
     }
 }
 
@@ -201,5 +451,80 @@ mod tests {
         assert_eq!(O200kBase.count_parts_over(&parts, 3), Some(vec![2, 2, 0]));
         assert_eq!(O200kBase.count_parts_over(&parts, 4), None);
         assert_eq!(Cl100kBase.count_parts_over(&[], 0), None);
+    }
+
+    #[test]
+    fn counter_counts_each_node_once_and_matches_count() {
+        let text = r#"{"name": "search", "description": "Search the documentation by keyword and return the ten best matching pages.", "guidelines": ["Call search for docs.", "Not for code."], "schema": {"type": "object", "properties": {"query": {"type": "string"}}}}"#;
+        let root = crate::syntax::json::parse(text).unwrap();
+        let (set, errors) = crate::model::normalize(&root);
+        assert!(errors.is_empty(), "{errors:?}");
+        let tool = &set.tools[0];
+        let mut counter = super::Counter::new(O200kBase);
+        let tokens = counter.tool(tool);
+        let schema = r#"{"type":"object","properties":{"query":{"type":"string"}}}"#;
+        assert_eq!(tokens.name, O200kBase.count("search"));
+        assert_eq!(
+            tokens.description,
+            O200kBase.count(tool.description().unwrap().as_str().unwrap())
+        );
+        assert_eq!(
+            tokens.guidelines,
+            O200kBase.count("Call search for docs.") + O200kBase.count("Not for code.")
+        );
+        assert_eq!(tokens.schema, O200kBase.count(schema));
+        assert_eq!(
+            counter.schema_bytes(tool.input_schema().unwrap()),
+            schema.len()
+        );
+        assert_eq!(
+            tokens.total(),
+            tokens.name + tokens.description + tokens.snippet + tokens.guidelines + tokens.schema
+        );
+        let before = loads();
+        assert_eq!(counter.tool(tool), tokens);
+        assert_eq!(
+            counter.text(tool.description().unwrap()),
+            tokens.description
+        );
+        assert_eq!(counter.schema(tool.input_schema().unwrap()), tokens.schema);
+        assert_eq!(loads(), before, "a cached count was tokenized again");
+        // Over-budget checks reuse the cache and skip texts that fit by their bytes.
+        assert_eq!(
+            counter.text_over(tool.description().unwrap(), 5),
+            Some(tokens.description)
+        );
+        assert_eq!(
+            counter.schema_over(tool.input_schema().unwrap(), 1000),
+            None
+        );
+        assert_eq!(loads(), before);
+    }
+
+    #[test]
+    fn counting_many_tools_at_once_equals_one_by_one() {
+        // Over the parallel threshold: 300 tools of about 400 bytes each.
+        let tools: Vec<String> = (0..300)
+            .map(|i| {
+                format!(
+                    r#"{{"name": "tool_{i}", "description": "{} {i}", "guidelines": ["Call tool_{i} first."], "inputSchema": {{"type": "object", "properties": {{"q{i}": {{"type": "string"}}}}}}}}"#,
+                    "Search the manual by keyword and return the best pages. ".repeat(4 + i % 7)
+                )
+            })
+            .collect();
+        let text = format!(r#"{{"tools": [{}]}}"#, tools.join(","));
+        let root = crate::syntax::json::parse(&text).unwrap();
+        let (set, _) = crate::model::normalize(&root);
+        let all: Vec<_> = set.tools.iter().collect();
+        let mut together = super::Counter::new(O200kBase);
+        // Some parts already cached, as earlier rules leave them.
+        together.text(all[0].description().unwrap());
+        together.schema(all[1].input_schema().unwrap());
+        let at_once = together.tools(&all);
+        let mut single = super::Counter::new(O200kBase);
+        let one_by_one: Vec<_> = all.iter().map(|tool| single.tool(tool)).collect();
+        assert_eq!(at_once.len(), 300);
+        assert_eq!(at_once, one_by_one);
+        assert_ne!(at_once[0], at_once[1]);
     }
 }

@@ -5,3 +5,12 @@ mod node;
 pub mod yaml;
 
 pub use node::*;
+
+/// Parses a manifest's text as JSON when `json`, else as YAML.
+pub fn parse(text: &str, json: bool) -> Result<Node, ParseError> {
+    if json {
+        json::parse(text)
+    } else {
+        yaml::parse(text)
+    }
+}

@@ -49,10 +49,20 @@ impl Rule for GuidelinesTooLong {
         let Some(entry) = tool.guidelines else {
             return;
         };
-        let texts: Vec<&str> = tool.guidelines().filter_map(|node| node.as_str()).collect();
-        let Some(counts) = ctx.encoding.count_parts_over(&texts, self.max_tokens) else {
+        let nodes: Vec<&crate::syntax::Node> = tool.guidelines().collect();
+        let bytes: usize = nodes
+            .iter()
+            .filter_map(|node| node.as_str())
+            .map(str::len)
+            .sum();
+        // A token is at least one byte: guidelines of at most `max_tokens` bytes fit.
+        if bytes <= self.max_tokens {
             return;
-        };
+        }
+        let counts: Vec<usize> = nodes.iter().map(|node| ctx.tokens.text(node)).collect();
+        if counts.iter().sum::<usize>() <= self.max_tokens {
+            return;
+        }
         let total: usize = counts.iter().sum();
         let message = format!(
             "guidelines are {total} tokens ({}), budget {}",

@@ -90,35 +90,22 @@ impl Part {
 
 impl Rule for ToolTooLong {
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
-        let schema = tool.input_schema().map(|node| node.to_json().to_string());
-        let mut parts: Vec<(Part, &str)> = vec![(Part::Name, tool.name())];
-        if let Some(text) = tool.description().and_then(|node| node.as_str()) {
-            parts.push((Part::Description, text));
-        }
-        if let Some(text) = tool.snippet().and_then(|node| node.as_str()) {
-            parts.push((Part::Snippet, text));
-        }
-        parts.extend(
-            tool.guidelines()
-                .filter_map(|node| node.as_str())
-                .map(|text| (Part::Guidelines, text)),
-        );
-        if let Some(schema) = &schema {
-            parts.push((Part::InputSchema, schema.as_str()));
-        }
-        let texts: Vec<&str> = parts.iter().map(|(_, text)| *text).collect();
-        let Some(counts) = ctx.encoding.count_parts_over(&texts, self.max_tokens) else {
+        // A token is at least one byte: a tool of at most `max_tokens` bytes fits.
+        if ctx.tokens.tool_bytes(tool) <= self.max_tokens {
             return;
-        };
-        let total: usize = counts.iter().sum();
-        // Guidelines add up to one part.
-        let mut sums: Vec<(Part, usize)> = Vec::new();
-        for ((part, _), count) in parts.iter().zip(&counts) {
-            match sums.iter_mut().find(|(seen, _)| seen == part) {
-                Some((_, sum)) => *sum += count,
-                None => sums.push((*part, *count)),
-            }
         }
+        let tokens = ctx.tokens.tool(tool);
+        let total = tokens.total();
+        if total <= self.max_tokens {
+            return;
+        }
+        let sums = [
+            (Part::Name, tokens.name),
+            (Part::Description, tokens.description),
+            (Part::Snippet, tokens.snippet),
+            (Part::Guidelines, tokens.guidelines),
+            (Part::InputSchema, tokens.schema),
+        ];
         let name = tool.name();
         let message = if name.is_empty() {
             format!(

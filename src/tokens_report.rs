@@ -1,0 +1,469 @@
+//! `toolcheck tokens`: what each tool of a file costs in context, as a table (human) or a
+//! stable JSON document. The counts are the ones `tool-too-long` (TC106) and
+//! `toolset-too-large` (TC107) budget: name, description, snippet, guidelines and the input
+//! schema as compact JSON, each counted on its own with the configured encoding.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::engine::Input;
+use crate::model;
+use crate::syntax;
+use crate::tokens::{Counter, Encoding, ToolTokens};
+
+/// The share of the window over which the report recommends deferring tools (and the default
+/// budget of `toolset-too-large`: 20,000 of 200,000).
+pub const THRESHOLD: f64 = 0.10;
+
+/// Version of the JSON document; bumped only on incompatible changes.
+pub const JSON_VERSION: u32 = 1;
+
+/// The context window the report relates set totals to.
+pub const DEFAULT_WINDOW: usize = 200_000;
+
+/// One tool's row.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ToolRow {
+    /// The tool's name (`""` when it has none).
+    pub name: String,
+    /// `defer_loading: true`: shown, but not in the loaded total.
+    pub deferred: bool,
+    pub tokens: RowTokens,
+}
+
+/// A row's counts: the parts and their sum.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct RowTokens {
+    #[serde(flatten)]
+    pub parts: ToolTokens,
+    pub total: usize,
+}
+
+/// The report of one file (one server or tool set).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FileTokens {
+    /// The path as given.
+    pub file: String,
+    /// Why the file could not be read as a manifest; its tools are then empty.
+    pub error: Option<String>,
+    /// Sorted by total, largest first; equal totals keep file order.
+    pub tools: Vec<ToolRow>,
+    /// Provider built-ins without a schema, not counted.
+    pub skipped: usize,
+    /// Tokens of the set's `instructions` (system-prompt text), not in the totals.
+    pub instructions: Option<usize>,
+    /// Sum of the totals of the tools that are not deferred.
+    pub loaded_tokens: usize,
+    /// Sum of the totals of the deferred tools.
+    pub deferred_tokens: usize,
+    /// `loaded_tokens / window`.
+    pub window_share: f64,
+    /// `window_share` is over [`THRESHOLD`]: the report recommends deferring tools.
+    pub over_threshold: bool,
+}
+
+impl FileTokens {
+    pub fn loaded(&self) -> impl Iterator<Item = &ToolRow> {
+        self.tools.iter().filter(|row| !row.deferred)
+    }
+}
+
+/// The whole run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    pub version: u32,
+    pub toolcheck: &'static str,
+    pub tokenizer: &'static str,
+    pub window: usize,
+    pub threshold: f64,
+    pub files: Vec<FileTokens>,
+    pub total: Total,
+}
+
+/// Sums over every file.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct Total {
+    pub files: usize,
+    pub tools: usize,
+    pub deferred_tools: usize,
+    pub loaded_tokens: usize,
+    pub deferred_tokens: usize,
+}
+
+impl Report {
+    /// Whether some file could not be read as a manifest.
+    pub fn has_errors(&self) -> bool {
+        self.files.iter().any(|file| file.error.is_some())
+    }
+}
+
+/// Counts every input, on all cores; files stay in input order.
+pub fn report(inputs: Vec<Input>, encoding: Encoding, window: usize) -> Report {
+    let window = window.max(1);
+    let files = crate::parallel::map_in_order(inputs, |input| count_file(input, encoding, window));
+    let mut total = Total {
+        files: files.len(),
+        ..Total::default()
+    };
+    for file in &files {
+        total.tools += file.tools.len();
+        total.deferred_tools += file.tools.iter().filter(|row| row.deferred).count();
+        total.loaded_tokens += file.loaded_tokens;
+        total.deferred_tokens += file.deferred_tokens;
+    }
+    Report {
+        version: JSON_VERSION,
+        toolcheck: env!("CARGO_PKG_VERSION"),
+        tokenizer: encoding.as_str(),
+        window,
+        threshold: THRESHOLD,
+        files,
+        total,
+    }
+}
+
+/// Counts one file.
+pub fn count_file(input: Input, encoding: Encoding, window: usize) -> FileTokens {
+    let json = input.is_json();
+    let mut file = FileTokens {
+        file: input.name,
+        error: None,
+        tools: Vec::new(),
+        skipped: 0,
+        instructions: None,
+        loaded_tokens: 0,
+        deferred_tokens: 0,
+        window_share: 0.0,
+        over_threshold: false,
+    };
+    let text = match String::from_utf8(input.bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let offset = error.utf8_error().valid_up_to();
+            file.error = Some(format!(
+                "the file is not valid UTF-8 (invalid byte at offset {offset})"
+            ));
+            return file;
+        }
+    };
+    let root = match syntax::parse(&text, json) {
+        Ok(root) => root,
+        Err(error) => {
+            file.error = Some(error.message);
+            return file;
+        }
+    };
+    // Shape errors (TC001 in `lint`) do not stop the count: what can be read is counted.
+    let (set, _) = model::normalize(&root);
+    let mut counter = Counter::new(encoding);
+    file.skipped = set.skipped;
+    file.instructions = set.instructions.map(|entry| counter.text(&entry.value));
+    let tools: Vec<_> = set.tools.iter().collect();
+    file.tools = tools
+        .iter()
+        .zip(counter.tools(&tools))
+        .map(|(tool, parts)| ToolRow {
+            name: tool.name().to_string(),
+            deferred: tool.defer_loading,
+            tokens: RowTokens {
+                parts,
+                total: parts.total(),
+            },
+        })
+        .collect();
+    file.tools
+        .sort_by_key(|row| std::cmp::Reverse(row.tokens.total));
+    for row in &file.tools {
+        if row.deferred {
+            file.deferred_tokens += row.tokens.total;
+        } else {
+            file.loaded_tokens += row.tokens.total;
+        }
+    }
+    file.window_share = file.loaded_tokens as f64 / window as f64;
+    file.over_threshold = file.window_share > THRESHOLD;
+    file
+}
+
+/// The JSON document (`--format json`).
+pub fn render_json(report: &Report) -> String {
+    let mut out = serde_json::to_string_pretty(report).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+/// How the human table is drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// ANSI colors, and `█` bars (else `#`).
+    pub color: bool,
+}
+
+const BAR_WIDTH: usize = 20;
+const NAME_WIDTH: usize = 32;
+
+/// The human report: one table per file, then a total when there are several files.
+pub fn render_human(report: &Report, style: Style) -> String {
+    let paint = |code: &str, text: &str| {
+        if style.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    };
+    let mut out = String::new();
+    for (index, file) in report.files.iter().enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        render_file(&mut out, file, report, style, &paint);
+    }
+    if report.files.len() > 1 {
+        let total = &report.total;
+        let _ = writeln!(
+            out,
+            "\n{}",
+            paint(
+                "1",
+                &format!(
+                    "total: {} files, {} tools ({} deferred), {} tokens loaded, {} deferred ({})",
+                    group(total.files),
+                    group(total.tools),
+                    group(total.deferred_tools),
+                    group(total.loaded_tokens),
+                    group(total.deferred_tokens),
+                    report.tokenizer
+                )
+            )
+        );
+    }
+    out
+}
+
+fn render_file(
+    out: &mut String,
+    file: &FileTokens,
+    report: &Report,
+    style: Style,
+    paint: &dyn Fn(&str, &str) -> String,
+) {
+    let deferred = file.tools.len() - file.loaded().count();
+    let mut header = format!(
+        "{}: {} {}",
+        file.file,
+        file.tools.len(),
+        plural(file.tools.len(), "tool", "tools")
+    );
+    if deferred > 0 {
+        let _ = write!(header, " ({deferred} deferred)");
+    }
+    let _ = write!(header, ", {} tokens", report.tokenizer);
+    let _ = writeln!(out, "{}", paint("1", &header));
+    if let Some(error) = &file.error {
+        let _ = writeln!(out, "  {} {error}", paint("31", "error: cannot read:"));
+        return;
+    }
+    if file.tools.is_empty() {
+        let _ = writeln!(out, "  no tools");
+        return;
+    }
+
+    let columns = [
+        "name",
+        "description",
+        "snippet",
+        "guidelines",
+        "schema",
+        "total",
+    ];
+    let name_width = file
+        .tools
+        .iter()
+        .map(|row| clip(&row.name, NAME_WIDTH).chars().count())
+        .chain(["tool".len()])
+        .max()
+        .unwrap_or(4);
+    let widths: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(index, column)| {
+            file.tools
+                .iter()
+                .map(|row| group(cells(&row.tokens)[index]).len())
+                .chain([column.len()])
+                .max()
+                .unwrap_or(column.len())
+        })
+        .collect();
+    let mut line = format!("  {:<name_width$}", "tool");
+    for (column, width) in columns.iter().zip(&widths) {
+        let _ = write!(line, "  {column:>width$}");
+    }
+    let _ = write!(line, "  share of loaded");
+    let _ = writeln!(out, "{}", paint("2", line.trim_end()));
+
+    let loaded = file.loaded_tokens.max(1);
+    for row in &file.tools {
+        let name = if row.name.is_empty() {
+            "(unnamed)".to_string()
+        } else {
+            clip(&row.name, NAME_WIDTH)
+        };
+        let mut line = format!("  {name:<name_width$}");
+        for (value, width) in cells(&row.tokens).iter().zip(&widths) {
+            let _ = write!(line, "  {:>width$}", group(*value));
+        }
+        if row.deferred {
+            let _ = write!(line, "  deferred");
+            let _ = writeln!(out, "{}", paint("2", &line));
+            continue;
+        }
+        let share = row.tokens.total as f64 / loaded as f64;
+        let _ = writeln!(
+            out,
+            "{line}  {} {:>5.1}%",
+            paint("36", &bar(share, style.color)),
+            share * 100.0
+        );
+    }
+
+    let loaded_count = file.tools.len() - deferred;
+    let _ = writeln!(
+        out,
+        "  loaded: {} {}, {} tokens = {:.2}% of a {}-token window",
+        loaded_count,
+        plural(loaded_count, "tool", "tools"),
+        group(file.loaded_tokens),
+        file.window_share * 100.0,
+        group(report.window)
+    );
+    if deferred > 0 {
+        let _ = writeln!(
+            out,
+            "  deferred: {} {}, {} tokens, loaded through tool search when needed",
+            deferred,
+            plural(deferred, "tool", "tools"),
+            group(file.deferred_tokens)
+        );
+    }
+    if let Some(tokens) = file.instructions {
+        let _ = writeln!(
+            out,
+            "  instructions: {} tokens of system-prompt text, not in the totals",
+            group(tokens)
+        );
+    }
+    if file.skipped > 0 {
+        let _ = writeln!(
+            out,
+            "  skipped: {} provider built-in {} without a schema",
+            file.skipped,
+            plural(file.skipped, "tool", "tools")
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {}",
+        paint(
+            "2",
+            "note: the provider's tool-use system prompt (a few hundred tokens) comes on top"
+        )
+    );
+    if file.over_threshold {
+        let largest: Vec<String> = file
+            .loaded()
+            .take(3)
+            .map(|row| {
+                let name = if row.name.is_empty() {
+                    "(unnamed)"
+                } else {
+                    &row.name
+                };
+                format!("`{name}` ({})", group(row.tokens.total))
+            })
+            .collect();
+        let text = format!(
+            "recommendation: the loaded tools take {:.1}% of the window, over {:.0}%; mark the \
+             largest `defer_loading: true` so that tool search loads them when needed, and \
+             keep the 3-5 most used loaded. Largest: {}",
+            file.window_share * 100.0,
+            THRESHOLD * 100.0,
+            largest.join(", ")
+        );
+        let _ = writeln!(out, "  {}", paint("33", &text));
+    }
+}
+
+fn cells(tokens: &RowTokens) -> [usize; 6] {
+    let parts = &tokens.parts;
+    [
+        parts.name,
+        parts.description,
+        parts.snippet,
+        parts.guidelines,
+        parts.schema,
+        tokens.total,
+    ]
+}
+
+fn plural<'a>(count: usize, one: &'a str, many: &'a str) -> &'a str {
+    if count == 1 { one } else { many }
+}
+
+/// A bar of `BAR_WIDTH` cells, `share` of them filled (at least one for a non-zero share).
+fn bar(share: f64, unicode: bool) -> String {
+    let filled = ((share * BAR_WIDTH as f64).round() as usize)
+        .max(usize::from(share > 0.0))
+        .min(BAR_WIDTH);
+    let (full, empty) = if unicode { ('█', '·') } else { ('#', '.') };
+    std::iter::repeat_n(full, filled)
+        .chain(std::iter::repeat_n(empty, BAR_WIDTH - filled))
+        .collect()
+}
+
+/// At most `width` characters, with `…` marking a cut.
+fn clip(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut clipped: String = text.chars().take(width.saturating_sub(1)).collect();
+    clipped.push('…');
+    clipped
+}
+
+/// `1234567` → `1,234,567`.
+fn group(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(200_000), "200,000");
+        assert_eq!(group(1_234_567), "1,234,567");
+        assert_eq!(bar(0.0, false), ".".repeat(20));
+        assert_eq!(bar(0.001, false), format!("#{}", ".".repeat(19)));
+        assert_eq!(
+            bar(0.5, false),
+            format!("{}{}", "#".repeat(10), ".".repeat(10))
+        );
+        assert_eq!(bar(1.0, true), "█".repeat(20));
+        assert_eq!(clip("abcdef", 4), "abc…");
+        assert_eq!(clip("abcd", 4), "abcd");
+    }
+}
