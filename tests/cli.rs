@@ -1,33 +1,10 @@
 //! The real binary: exit codes, discovery, standard input, config errors, output formats.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
 
-/// Runs toolcheck in `dir` (relative to the repository) and returns exit code, stdout, stderr.
+/// Runs toolcheck in `dir` (relative to the repository).
 fn toolcheck(dir: &str, args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
-        .args(args)
-        .current_dir(root.join(dir))
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "80")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().unwrap();
-    input
-        .write_all(stdin.unwrap_or_default().as_bytes())
-        .unwrap();
-    drop(input);
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    common::run(&common::root().join(dir), args, stdin)
 }
 
 fn transcript(result: (i32, String, String)) -> String {
