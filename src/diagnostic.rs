@@ -50,20 +50,6 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 11] = [
-        Field::Name,
-        Field::Title,
-        Field::Description,
-        Field::Snippet,
-        Field::Guidelines,
-        Field::Instructions,
-        Field::InputSchema,
-        Field::OutputSchema,
-        Field::Limits,
-        Field::Results,
-        Field::File,
-    ];
-
     pub fn as_str(self) -> &'static str {
         match self {
             Field::Name => "name",

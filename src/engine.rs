@@ -239,12 +239,7 @@ impl Linter {
     /// Parses, normalizes and runs the per-tool and per-file checks. The parsed tree is
     /// returned for the checks across files.
     fn lint_file(&self, file: Arc<SourceFile>, json: bool) -> Linted {
-        let parsed = if json {
-            syntax::json::parse(&file.text)
-        } else {
-            syntax::yaml::parse(&file.text)
-        };
-        let root = match parsed {
+        let root = match syntax::parse(&file.text, json) {
             Ok(root) => root,
             Err(error) => {
                 let diagnostic = invalid_manifest(
@@ -363,7 +358,7 @@ impl Linter {
                 let file = SourceFile::new(input.name, text);
                 let diagnostic = invalid_manifest(
                     &file,
-                    format!("the file is not valid UTF-8 (invalid byte at offset {offset})"),
+                    not_utf8(offset),
                     Some("save the file as UTF-8".to_string()),
                     offset..offset + 1,
                     String::new(),
@@ -398,6 +393,11 @@ fn unreadable(file: Arc<SourceFile>, diagnostic: Diagnostic) -> Linted {
         root: None,
         directives: Vec::new(),
     }
+}
+
+/// The message for a file whose byte at `offset` is not UTF-8.
+pub fn not_utf8(offset: usize) -> String {
+    format!("the file is not valid UTF-8 (invalid byte at offset {offset})")
 }
 
 /// One file to lint: its display name and bytes.

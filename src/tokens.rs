@@ -51,28 +51,6 @@ impl Encoding {
             bpe.encode_ordinary(text).len()
         }
     }
-
-    /// The token count when it exceeds `budget`, else `None`. A token is at least one byte,
-    /// so a text of at most `budget` bytes never loads the encoding.
-    pub fn count_over(self, text: &str, budget: usize) -> Option<usize> {
-        if text.len() <= budget {
-            return None;
-        }
-        let count = self.count(text);
-        (count > budget).then_some(count)
-    }
-
-    /// The token count of each part when together they exceed `budget`, else `None`. Each part
-    /// is counted on its own, as the separate field a host sends. Parts of at most `budget`
-    /// bytes in all never load the encoding.
-    pub fn count_parts_over(self, parts: &[&str], budget: usize) -> Option<Vec<usize>> {
-        let bytes: usize = parts.iter().map(|part| part.len()).sum();
-        if bytes <= budget {
-            return None;
-        }
-        let counts: Vec<usize> = parts.iter().map(|part| self.count(part)).collect();
-        (counts.iter().sum::<usize>() > budget).then_some(counts)
-    }
 }
 
 /// Token counts of the parts of one tool that a provider sends with every request: the budget
@@ -414,43 +392,47 @@ mod tests {
         }
     }
 
+    /// A string node holding `text`.
+    fn text_node(text: &str) -> crate::syntax::Node {
+        crate::syntax::json::parse(&serde_json::Value::from(text).to_string()).unwrap()
+    }
+
     #[test]
-    fn count_over_reports_only_counts_over_the_budget() {
-        let text = "hello world"; // 2 tokens, 11 bytes
+    fn text_over_reports_only_counts_over_the_budget() {
+        let node = text_node("hello world"); // 2 tokens, 11 bytes
         for encoding in Encoding::ALL {
-            assert_eq!(encoding.count_over(text, 1), Some(2));
+            let mut counter = super::Counter::new(encoding);
+            assert_eq!(counter.text_over(&node, 1), Some(2));
             assert_eq!(
-                encoding.count_over(text, 2),
+                counter.text_over(&node, 2),
                 None,
                 "equal to the budget is fine"
             );
-            assert_eq!(encoding.count_over(text, 10), None);
+            assert_eq!(counter.text_over(&node, 10), None);
         }
     }
 
     #[test]
-    fn short_texts_never_load_the_encoding() {
+    fn short_texts_and_schemas_never_load_the_encoding() {
         let before = loads();
+        let schema = crate::syntax::json::parse(r#"{"type": "object"}"#).unwrap();
         for encoding in Encoding::ALL {
+            let mut counter = super::Counter::new(encoding);
             for &(text, ..) in CASES {
                 // A token is at least one byte: a text of at most `budget` bytes fits.
-                assert_eq!(encoding.count_over(text, text.len()), None);
-                assert_eq!(
-                    encoding.count_parts_over(&[text, text], 2 * text.len()),
-                    None
-                );
+                assert_eq!(counter.text_over(&text_node(text), text.len()), None);
             }
-            assert_eq!(encoding.count_over(&"a".repeat(10_000), 10_000), None);
+            assert_eq!(
+                counter.text_over(&text_node(&"a".repeat(10_000)), 10_000),
+                None
+            );
+            assert_eq!(
+                counter.schema_over(&schema, 17),
+                None,
+                "17 bytes of compact JSON"
+            );
         }
         assert_eq!(loads(), before, "the encoding was asked to count");
-    }
-
-    #[test]
-    fn count_parts_over_counts_each_part() {
-        let parts = ["hello world", "hello world", ""];
-        assert_eq!(O200kBase.count_parts_over(&parts, 3), Some(vec![2, 2, 0]));
-        assert_eq!(O200kBase.count_parts_over(&parts, 4), None);
-        assert_eq!(Cl100kBase.count_parts_over(&[], 0), None);
     }
 
     #[test]

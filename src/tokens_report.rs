@@ -141,9 +141,7 @@ pub fn count_file(input: Input, encoding: Encoding, window: usize) -> FileTokens
         Ok(text) => text,
         Err(error) => {
             let offset = error.utf8_error().valid_up_to();
-            file.error = Some(format!(
-                "the file is not valid UTF-8 (invalid byte at offset {offset})"
-            ));
+            file.error = Some(crate::engine::not_utf8(offset));
             return file;
         }
     };
