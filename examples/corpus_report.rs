@@ -6,9 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+use toolcheck::catalog::Registry;
 use toolcheck::config::Config;
-use toolcheck::engine::{Input, Linter, Overrides};
-use toolcheck::registry::Registry;
+use toolcheck::lint::{Linter, Overrides};
+use toolcheck::read::Input;
 
 /// Findings of one rule in one corpus, and the (file, tool) pairs they touch.
 type Tally = (usize, BTreeSet<(String, String)>);

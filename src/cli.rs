@@ -1,15 +1,15 @@
 //! The command line: argument parsing and the commands. `main.rs` only calls [`main`].
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::catalog::Registry;
 use crate::config::{Config, Level};
-use crate::discover::{Discovery, Target};
-use crate::engine::{Input, Linter, Overrides};
 use crate::error::{Error, Result};
-use crate::registry::Registry;
+use crate::lint::{Linter, Overrides};
+use crate::read::read_inputs;
 use crate::render::{self, Summary};
 use crate::tokens::Encoding;
 
@@ -201,8 +201,8 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Rules(args) => {
             let registry = registry(&load_config(&args.config)?)?;
             print(&match args.format {
-                ListFormat::Table => crate::docs::rules_table(&registry),
-                ListFormat::Json => crate::docs::rules_json(&registry),
+                ListFormat::Table => crate::catalog::docs::rules_table(&registry),
+                ListFormat::Json => crate::catalog::docs::rules_json(&registry),
             });
             Ok(0)
         }
@@ -219,7 +219,7 @@ fn run(cli: Cli) -> Result<i32> {
                     None => error.with_help("`toolcheck rules` lists every rule"),
                 }
             })?;
-            print(&crate::docs::explain(found));
+            print(&crate::catalog::docs::explain(found));
             Ok(0)
         }
         Command::Init(args) => {
@@ -289,7 +289,7 @@ fn tokens(args: TokensArgs) -> Result<i32> {
     let config = load_config(&args.config)?;
     let encoding = args.tokenizer.unwrap_or(config.tokenizer);
     let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
-    let report = crate::tokens_report::report(inputs, encoding, args.window);
+    let report = crate::tokens_report::report(inputs, &Registry::builtin()?, encoding, args.window);
     print(&match args.format {
         TokensFormat::Json => crate::tokens_report::render_json(&report),
         TokensFormat::Human => crate::tokens_report::render_human(
@@ -302,43 +302,11 @@ fn tokens(args: TokensArgs) -> Result<i32> {
     Ok(if report.has_errors() { 1 } else { 0 })
 }
 
-/// Discovers the files for `paths` under `config` and reads them.
-fn read_inputs(config: &Config, paths: &[PathBuf], stdin_name: Option<&str>) -> Result<Vec<Input>> {
-    Discovery::new(&config.include, &config.exclude)?
-        .discover(paths)?
-        .into_iter()
-        .map(|target| read(target, stdin_name))
-        .collect()
-}
-
 fn use_color(color: Color) -> bool {
     match color {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => std::io::stdout().is_terminal() && no_color_unset(),
-    }
-}
-
-fn read(target: Target, stdin_name: Option<&str>) -> Result<Input> {
-    match target {
-        Target::Stdin => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|error| Error::new(format!("cannot read standard input: {error}")))?;
-            Ok(Input {
-                name: stdin_name.unwrap_or("-").to_string(),
-                bytes,
-            })
-        }
-        Target::File(path) => {
-            let bytes = std::fs::read(&path).map_err(|error| {
-                Error::new(format!("cannot read `{}`: {error}", path.display()))
-            })?;
-            let name = path.display().to_string();
-            let name = name.strip_prefix("./").map(str::to_string).unwrap_or(name);
-            Ok(Input { name, bytes })
-        }
     }
 }
 

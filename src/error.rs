@@ -3,8 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::source::SourceFile;
-use crate::syntax::Span;
+use crate::parse::Span;
+use crate::read::source::SourceFile;
 
 #[derive(Debug)]
 pub struct Error {

@@ -1,30 +1,23 @@
 //! toolcheck: a linter for the text an LLM agent reads about its tools.
 //!
-//! Pipeline: [`discover`] files → parse ([`syntax`]) → normalize ([`model`]) → run rules
-//! ([`engine`], [`registry`]) → [`render`].
+//! The folders are the stages of the pipeline a file goes through:
+//! [`read`] (discover files, decode UTF-8) → [`parse`] (YAML/JSON with spans) → [`normalize`]
+//! (every dialect into one [`normalize::ToolSet`]) → [`lint`] (the rules of the [`catalog`],
+//! their checks in [`rules`]) → [`suppress`] (inline and config suppressions) → [`render`].
 
+pub mod catalog;
 pub mod cli;
 pub mod config;
-pub mod declarative;
-pub mod diagnostic;
-pub mod discover;
-pub mod docs;
-pub mod engine;
 pub mod error;
 pub mod init;
-pub mod model;
-pub mod options;
+pub mod lint;
+pub mod normalize;
 pub mod parallel;
-pub mod registry;
+pub mod parse;
+pub mod read;
 pub mod render;
-pub mod rule;
 pub mod rules;
-pub mod schema;
-pub mod source;
 pub mod suggest;
-pub mod suppression;
-pub mod syntax;
-pub mod testing;
-pub mod text;
+pub mod suppress;
 pub mod tokens;
 pub mod tokens_report;

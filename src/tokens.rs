@@ -8,8 +8,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Tool;
-use crate::syntax::Node;
+use crate::normalize::Tool;
+use crate::parse::Node;
 
 /// A tiktoken encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -93,7 +93,7 @@ struct Schema {
 }
 
 /// Memoized token counts for the nodes of one parsed file. Every rule of a file shares one
-/// (through [`crate::rule::Ctx`]), so a description over several budgets is tokenized once,
+/// (through [`crate::lint::rule::Ctx`]), so a description over several budgets is tokenized once,
 /// and a schema is serialized to compact JSON once.
 ///
 /// Keys are node identities: a `Counter` must not outlive the tree its nodes come from
@@ -393,8 +393,8 @@ mod tests {
     }
 
     /// A string node holding `text`.
-    fn text_node(text: &str) -> crate::syntax::Node {
-        crate::syntax::json::parse(&serde_json::Value::from(text).to_string()).unwrap()
+    fn text_node(text: &str) -> crate::parse::Node {
+        crate::parse::json::parse(&serde_json::Value::from(text).to_string()).unwrap()
     }
 
     #[test]
@@ -415,7 +415,7 @@ mod tests {
     #[test]
     fn short_texts_and_schemas_never_load_the_encoding() {
         let before = loads();
-        let schema = crate::syntax::json::parse(r#"{"type": "object"}"#).unwrap();
+        let schema = crate::parse::json::parse(r#"{"type": "object"}"#).unwrap();
         for encoding in Encoding::ALL {
             let mut counter = super::Counter::new(encoding);
             for &(text, ..) in CASES {
@@ -438,8 +438,8 @@ mod tests {
     #[test]
     fn counter_counts_each_node_once_and_matches_count() {
         let text = r#"{"name": "search", "description": "Search the documentation by keyword and return the ten best matching pages.", "guidelines": ["Call search for docs.", "Not for code."], "schema": {"type": "object", "properties": {"query": {"type": "string"}}}}"#;
-        let root = crate::syntax::json::parse(text).unwrap();
-        let (set, errors) = crate::model::normalize(&root);
+        let root = crate::parse::json::parse(text).unwrap();
+        let (set, errors) = crate::normalize::normalize_alone(&root);
         assert!(errors.is_empty(), "{errors:?}");
         let tool = &set.tools[0];
         let mut counter = super::Counter::new(O200kBase);
@@ -495,8 +495,8 @@ mod tests {
             })
             .collect();
         let text = format!(r#"{{"tools": [{}]}}"#, tools.join(","));
-        let root = crate::syntax::json::parse(&text).unwrap();
-        let (set, _) = crate::model::normalize(&root);
+        let root = crate::parse::json::parse(&text).unwrap();
+        let (set, _) = crate::normalize::normalize_alone(&root);
         let all: Vec<_> = set.tools.iter().collect();
         let mut together = super::Counter::new(O200kBase);
         // Some parts already cached, as earlier rules leave them.

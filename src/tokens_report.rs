@@ -7,9 +7,8 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::engine::Input;
-use crate::model;
-use crate::syntax;
+use crate::catalog::Registry;
+use crate::read::Input;
 use crate::tokens::{Counter, Encoding, ToolTokens};
 
 /// The share of the window over which the report recommends deferring tools (and the default
@@ -99,9 +98,16 @@ impl Report {
 }
 
 /// Counts every input, on all cores; files stay in input order.
-pub fn report(inputs: Vec<Input>, encoding: Encoding, window: usize) -> Report {
+pub fn report(
+    inputs: Vec<Input>,
+    registry: &Registry,
+    encoding: Encoding,
+    window: usize,
+) -> Report {
     let window = window.max(1);
-    let files = crate::parallel::map_in_order(inputs, |input| count_file(input, encoding, window));
+    let files = crate::parallel::map_in_order(inputs, |input| {
+        count_file(input, registry, encoding, window)
+    });
     let mut total = Total {
         files: files.len(),
         ..Total::default()
@@ -123,11 +129,15 @@ pub fn report(inputs: Vec<Input>, encoding: Encoding, window: usize) -> Report {
     }
 }
 
-/// Counts one file.
-pub fn count_file(input: Input, encoding: Encoding, window: usize) -> FileTokens {
-    let json = input.is_json();
+/// Counts one file, read as `lint` reads it.
+pub fn count_file(
+    input: Input,
+    registry: &Registry,
+    encoding: Encoding,
+    window: usize,
+) -> FileTokens {
     let mut file = FileTokens {
-        file: input.name,
+        file: input.name.clone(),
         error: None,
         tools: Vec::new(),
         skipped: 0,
@@ -137,39 +147,31 @@ pub fn count_file(input: Input, encoding: Encoding, window: usize) -> FileTokens
         window_share: 0.0,
         over_threshold: false,
     };
-    let text = match String::from_utf8(input.bytes) {
-        Ok(text) => text,
+    let counted = crate::lint::with_tool_set(input, registry, encoding, |set| {
+        let mut counter = Counter::new(encoding);
+        file.skipped = set.skipped;
+        file.instructions = set.instructions.map(|entry| counter.text(&entry.value));
+        let tools: Vec<_> = set.tools.iter().collect();
+        tools
+            .iter()
+            .zip(counter.tools(&tools))
+            .map(|(tool, parts)| ToolRow {
+                name: tool.name().to_string(),
+                deferred: tool.defer_loading,
+                tokens: RowTokens {
+                    parts,
+                    total: parts.total(),
+                },
+            })
+            .collect::<Vec<_>>()
+    });
+    match counted {
+        Ok(tools) => file.tools = tools,
         Err(error) => {
-            let offset = error.utf8_error().valid_up_to();
-            file.error = Some(crate::engine::not_utf8(offset));
+            file.error = Some(error);
             return file;
         }
-    };
-    let root = match syntax::parse(&text, json) {
-        Ok(root) => root,
-        Err(error) => {
-            file.error = Some(error.message);
-            return file;
-        }
-    };
-    // Shape errors (TC001 in `lint`) do not stop the count: what can be read is counted.
-    let (set, _) = model::normalize(&root);
-    let mut counter = Counter::new(encoding);
-    file.skipped = set.skipped;
-    file.instructions = set.instructions.map(|entry| counter.text(&entry.value));
-    let tools: Vec<_> = set.tools.iter().collect();
-    file.tools = tools
-        .iter()
-        .zip(counter.tools(&tools))
-        .map(|(tool, parts)| ToolRow {
-            name: tool.name().to_string(),
-            deferred: tool.defer_loading,
-            tokens: RowTokens {
-                parts,
-                total: parts.total(),
-            },
-        })
-        .collect();
+    }
     file.tools
         .sort_by_key(|row| std::cmp::Reverse(row.tokens.total));
     for row in &file.tools {

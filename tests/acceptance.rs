@@ -1,7 +1,8 @@
 //! The manifest from io.md lints clean with every rule on; the same manifest with six flaws
 //! produces exactly one finding per flaw, each at the flawed words or key.
 
-use toolcheck::testing;
+mod common;
+
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
@@ -10,19 +11,19 @@ fn read(path: &str) -> String {
 #[test]
 fn the_spec_example_lints_clean() {
     let name = "fixtures/examples/ask_user_question.tool.yaml";
-    let report = testing::lint_text(name, &read(name));
+    let report = common::lint_text(name, &read(name));
     assert_eq!(report.tools, 1);
     assert!(
         report.diagnostics.is_empty(),
         "{}",
-        testing::render_human(&report.diagnostics)
+        common::render_human(&report.diagnostics)
     );
 }
 
 #[test]
 fn each_flaw_gives_exactly_one_finding_at_its_words() {
     let name = "fixtures/acceptance/ask_user_question_flawed.tool.yaml";
-    let report = testing::lint_text(name, &read(name));
+    let report = common::lint_text(name, &read(name));
     let found: Vec<(&str, &str, usize)> = report
         .diagnostics
         .iter()
@@ -45,5 +46,5 @@ fn each_flaw_gives_exactly_one_finding_at_its_words() {
             ("TC403", "minItems", 31),
         ]
     );
-    insta::assert_snapshot!(testing::render_human(&report.diagnostics));
+    insta::assert_snapshot!(common::render_human(&report.diagnostics));
 }

@@ -19,7 +19,7 @@ fn clean_file_exits_zero() {
         &[
             "lint",
             "--no-config",
-            "fixtures/rules/invalid-manifest/valid.yaml",
+            "fixtures/meta/invalid-manifest/valid.yaml",
         ],
         None,
     );
@@ -34,7 +34,7 @@ fn unreadable_manifest_exits_one() {
         &[
             "lint",
             "--no-config",
-            "fixtures/rules/invalid-manifest/invalid_syntax.json",
+            "fixtures/meta/invalid-manifest/invalid_syntax.json",
         ],
         None,
     );

@@ -42,18 +42,18 @@ fn schema_errors(validator: &jsonschema::Validator, log: &Value) -> Vec<String> 
 /// unreadable manifests, JSON and YAML.
 const CASES: &[&[&str]] = &[
     &["fixtures/examples"],
-    &["fixtures/rules/duplicate-tool-name/invalid.yaml"],
-    &["fixtures/rules/invalid-manifest/invalid_syntax.json"],
-    &["fixtures/rules/invalid-manifest/invalid_syntax.yaml"],
+    &["fixtures/names/duplicate-tool-name/invalid.yaml"],
+    &["fixtures/meta/invalid-manifest/invalid_syntax.json"],
+    &["fixtures/meta/invalid-manifest/invalid_syntax.yaml"],
     &[
         "--severity",
         "absolute-words=info",
         "--severity",
         "TC4=warning",
-        "fixtures/rules/absolute-words/invalid.yaml",
+        "fixtures/wording/absolute-words/invalid.yaml",
         "fixtures/spans",
     ],
-    &["fixtures/rules/invalid-manifest/valid.yaml"],
+    &["fixtures/meta/invalid-manifest/valid.yaml"],
 ];
 
 #[test]
@@ -92,7 +92,7 @@ fn the_schema_check_catches_an_invalid_log() {
 fn sarif_results_match_the_json_output() {
     let paths = [
         "fixtures/examples",
-        "fixtures/rules/duplicate-tool-name/invalid.yaml",
+        "fixtures/names/duplicate-tool-name/invalid.yaml",
     ];
     let log = sarif(root(), &paths);
     let (_, stdout, _) = toolcheck(
@@ -170,7 +170,7 @@ fn sarif_results_match_the_json_output() {
     let related = &duplicate["relatedLocations"][0];
     assert_eq!(
         related["physicalLocation"]["artifactLocation"]["uri"],
-        "fixtures/rules/duplicate-tool-name/invalid.yaml"
+        "fixtures/names/duplicate-tool-name/invalid.yaml"
     );
     assert!(related["message"]["text"].as_str().is_some());
 }
@@ -201,7 +201,7 @@ fn fingerprints_and_lines(log: &Value) -> (Vec<String>, Vec<u64>) {
 fn fingerprints_survive_edits_that_move_lines() {
     let dir = scratch("fingerprints");
     let original =
-        std::fs::read_to_string(root().join("fixtures/rules/absolute-words/invalid.yaml")).unwrap();
+        std::fs::read_to_string(root().join("fixtures/wording/absolute-words/invalid.yaml")).unwrap();
     let path = dir.join("run_tests.tool.yaml");
     std::fs::write(&path, &original).unwrap();
     let before = fingerprints_and_lines(&sarif(&dir, &["run_tests.tool.yaml"]));

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use common::root;
 use serde_json::Value;
 use toolcheck::config::{self, Config};
-use toolcheck::source::SourceFile;
+use toolcheck::read::source::SourceFile;
 
 fn toolcheck(dir: &Path, args: &[&str]) -> (i32, String, String) {
     common::run(dir, args, None)
@@ -19,7 +19,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// A YAML file of the repository, parsed with toolcheck's own parser.
 fn yaml(text: &str) -> Value {
-    toolcheck::syntax::yaml::parse(text)
+    toolcheck::parse::yaml::parse(text)
         .unwrap_or_else(|error| panic!("{}: {text}", error.message))
         .to_json()
 }
@@ -321,7 +321,7 @@ fn action_command_lines_work_on_the_fixtures() {
     let dir = scratch("action");
     let sarif_path = dir.join("out.sarif");
     let inputs = |name: &str| match name {
-        "paths" => "fixtures/examples fixtures/rules/duplicate-tool-name/invalid.yaml".to_string(),
+        "paths" => "fixtures/examples fixtures/names/duplicate-tool-name/invalid.yaml".to_string(),
         "sarif-file" => sarif_path.display().to_string(),
         other => input_default(&action, other),
     };

@@ -1,10 +1,11 @@
 //! The README's copy-paste snippets work as the README says.
 
+mod common;
+
 use std::path::Path;
 
 use toolcheck::config::Config;
-use toolcheck::source::SourceFile;
-use toolcheck::testing;
+use toolcheck::read::source::SourceFile;
 
 /// The fenced ```yaml blocks of the README section that starts with `heading`.
 fn yaml_blocks(heading: &str) -> Vec<String> {
@@ -25,11 +26,11 @@ fn yaml_blocks(heading: &str) -> Vec<String> {
 #[test]
 fn the_suppression_example_silences_every_finding_it_names() {
     let blocks = yaml_blocks("## Suppressions");
-    let report = testing::lint_text("readme.tool.yaml", &blocks[0]);
+    let report = common::lint_text("readme.tool.yaml", &blocks[0]);
     assert!(
         report.diagnostics.is_empty(),
         "{}",
-        testing::render_human(&report.diagnostics)
+        common::render_human(&report.diagnostics)
     );
     let silenced: Vec<(&str, Option<&str>)> = report
         .suppressed

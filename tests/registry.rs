@@ -1,10 +1,11 @@
-//! The registry as a whole: unique codes and names, documented rules, and the examples
-//! embedded in declarative rules behave as they claim.
+//! The catalog as a whole: unique codes and names, documented rules, and every rule's doc
+//! examples behave as they claim.
 
+use toolcheck::catalog::docs::{self, DocExample, Part};
+use toolcheck::catalog::{Registry, RuleMeta};
 use toolcheck::config::Config;
-use toolcheck::engine::{Linter, Overrides};
-use toolcheck::registry::Registry;
-use toolcheck::source::SourceFile;
+use toolcheck::lint::{Linter, Overrides};
+use toolcheck::read::source::SourceFile;
 
 #[test]
 fn codes_and_names_are_unique_and_well_formed() {
@@ -70,79 +71,75 @@ fn every_rule_is_documented() {
     }
 }
 
-/// Lints `manifest` with only `code` selected and the example's options, if any.
-fn lint_example(
-    registry: &Registry,
-    code: &str,
-    name: &str,
-    options: Option<String>,
-    manifest: &str,
-) -> Vec<String> {
-    let config = match options {
+/// Lints one doc example with every rule on and the example's options for its rule; the
+/// messages of that rule's findings.
+fn findings_of(registry: &Registry, meta: &RuleMeta, example: &DocExample) -> Vec<String> {
+    let config = match &example.options {
         Some(options) => {
-            let text = format!("rules:\n  options:\n    {name}: {options}\n");
-            Config::parse(SourceFile::new("example.toolcheck.yaml", text), ".".into()).unwrap()
+            let text = format!("rules:\n  options:\n    {}: {options}\n", meta.name);
+            Config::parse(SourceFile::new("example.toolcheck.yaml", text), ".".into())
+                .unwrap_or_else(|error| panic!("{}: bad options {options}: {error}", meta.name))
         }
         None => Config::defaults(".".into()),
     };
-    let overrides = Overrides {
-        select: Some(vec![code.to_string()]),
-        ..Overrides::default()
-    };
-    let linter = Linter::new(registry, &config, &overrides).unwrap();
-    let report = linter.lint(SourceFile::new("example.yaml", manifest.to_string()), false);
+    let linter = Linter::new(registry, &config, &Overrides::default())
+        .unwrap_or_else(|error| panic!("{}: {error}", meta.name));
+    let json = example.language == "json";
+    let name = if json { "example.json" } else { "example.yaml" };
+    let report = linter.lint(SourceFile::new(name, example.code.clone()), json);
     report
         .diagnostics
         .iter()
-        .map(|d| format!("{} {}", d.code, d.message))
+        .filter(|d| *d.code == *meta.code)
+        .map(|d| d.message.clone())
         .collect()
 }
 
-#[test]
-fn declarative_examples_hold() {
-    let registry = Registry::builtin().unwrap();
-    for rule in &registry.rules {
-        let Some(examples) = rule.examples() else {
-            continue;
-        };
-        let meta = &rule.meta;
-        assert!(
-            !examples.invalid.is_empty() && !examples.valid.is_empty(),
-            "{} needs valid and invalid examples",
-            meta.name
-        );
-        for (index, example) in examples.invalid.iter().enumerate() {
-            let found = lint_example(
-                &registry,
-                &meta.code,
-                &meta.name,
-                example.options(),
-                example.manifest(),
-            );
-            assert!(
-                !found.is_empty(),
-                "{} invalid example {index} produced nothing",
-                meta.name
-            );
-            assert!(
-                found.iter().all(|f| f.starts_with(&meta.code)),
-                "{} invalid example {index}: {found:?}",
-                meta.name
-            );
-        }
-        for (index, example) in examples.valid.iter().enumerate() {
-            let found = lint_example(
-                &registry,
-                &meta.code,
-                &meta.name,
-                example.options(),
-                example.manifest(),
-            );
-            assert!(
-                found.is_empty(),
-                "{} valid example {index}: {found:?}",
-                meta.name
-            );
+/// Every `## Example` block must be flagged by the rule, every `Use instead` block must not,
+/// and there must be at least one of each.
+fn check_examples(registry: &Registry, meta: &RuleMeta) -> Result<(), String> {
+    let examples = docs::examples(&meta.docs);
+    for part in [Part::Example, Part::UseInstead] {
+        if !examples.iter().any(|example| example.part == part) {
+            return Err(format!("{}: no {part:?} code block in its docs", meta.name));
         }
     }
+    for (index, example) in examples.iter().enumerate() {
+        if !matches!(example.language.as_str(), "yaml" | "json") {
+            return Err(format!("{}: block {index} is `{}`, not yaml or json", meta.name, example.language));
+        }
+        let found = findings_of(registry, meta, example);
+        match example.part {
+            Part::Example if found.is_empty() => {
+                return Err(format!("{}: Example block {index} is not flagged:\n{}", meta.name, example.code));
+            }
+            Part::UseInstead if !found.is_empty() => {
+                return Err(format!("{}: Use instead block {index} is flagged: {found:?}", meta.name));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn doc_examples_are_the_rules_test_vectors() {
+    let registry = Registry::builtin().unwrap();
+    let failures: Vec<String> = registry
+        .rules
+        .iter()
+        .filter_map(|rule| check_examples(&registry, &rule.meta).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn a_rule_whose_use_instead_block_is_deleted_fails() {
+    let registry = Registry::builtin().unwrap();
+    let mut meta = registry.find("absolute-words").unwrap().meta.clone();
+    let start = meta.docs.find("Use instead").unwrap();
+    let end = meta.docs.find("## Options").unwrap();
+    meta.docs.replace_range(start..end, "");
+    let error = check_examples(&registry, &meta).unwrap_err();
+    assert!(error.contains("no UseInstead code block"), "{error}");
 }

@@ -1,19 +1,20 @@
 //! Findings point at the exact words or key, through folded YAML blocks, JSON escapes and
 //! deep schemas.
 
+mod common;
+
 use std::path::Path;
 
-use toolcheck::testing;
 
-fn lint(fixture: &str, rule: &str) -> toolcheck::engine::FileReport {
+fn lint(fixture: &str, rule: &str) -> toolcheck::lint::FileReport {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/spans")
         .join(fixture);
-    testing::lint_with_rule(&path, &format!("fixtures/spans/{fixture}"), rule)
+    common::lint_with_rule(&path, &format!("fixtures/spans/{fixture}"), rule)
 }
 
 /// (text under the span, line, column) of each finding.
-fn located(report: &toolcheck::engine::FileReport) -> Vec<(String, usize, usize)> {
+fn located(report: &toolcheck::lint::FileReport) -> Vec<(String, usize, usize)> {
     report
         .diagnostics
         .iter()
@@ -29,14 +30,14 @@ fn word_inside_a_folded_block() {
     let report = lint("folded.tool.yaml", "absolute-words");
     // Line 4 follows a line of umlauts, an em dash and CJK: columns count chars, not bytes.
     assert_eq!(located(&report), [("always".to_string(), 4, 7)]);
-    insta::assert_snapshot!(testing::render_human(&report.diagnostics));
+    insta::assert_snapshot!(common::render_human(&report.diagnostics));
 }
 
 #[test]
 fn word_inside_a_json_string_after_escapes() {
     let report = lint("escaped.tools.json", "absolute-words");
     assert_eq!(located(&report), [("always".to_string(), 1, 88)]);
-    insta::assert_snapshot!(testing::render_human(&report.diagnostics));
+    insta::assert_snapshot!(common::render_human(&report.diagnostics));
 }
 
 #[test]
@@ -50,5 +51,5 @@ fn property_key_deep_in_a_schema() {
         report.diagnostics[0].pointer,
         "/input_schema/properties/target/properties/cluster/items/properties/refresh_token"
     );
-    insta::assert_snapshot!(testing::render_human(&report.diagnostics));
+    insta::assert_snapshot!(common::render_human(&report.diagnostics));
 }

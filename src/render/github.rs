@@ -3,7 +3,7 @@
 
 use super::Summary;
 use super::human::summary_line;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::lint::diagnostic::{Diagnostic, Severity};
 
 pub fn render<'a>(
     diagnostics: impl Iterator<Item = &'a Diagnostic>,

@@ -3,7 +3,7 @@
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use super::Summary;
-use crate::diagnostic::Diagnostic;
+use crate::lint::diagnostic::Diagnostic;
 
 /// How to draw: colors, hyperlinks and width are decided by the caller (`--color`, TTY).
 #[derive(Debug, Clone, Copy)]

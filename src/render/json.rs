@@ -3,9 +3,9 @@
 use serde::Serialize;
 
 use super::Summary;
-use crate::diagnostic::{Diagnostic, Field, Severity};
-use crate::engine::FileReport;
-use crate::source::LineColumn;
+use crate::lint::FileReport;
+use crate::lint::diagnostic::{Diagnostic, Field, Severity};
+use crate::read::source::LineColumn;
 use crate::tokens::Encoding;
 
 #[derive(Serialize)]

@@ -5,8 +5,8 @@ pub mod human;
 pub mod json;
 pub mod sarif;
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::{FileReport, Suppressed};
+use crate::lint::diagnostic::{Diagnostic, Severity};
+use crate::lint::{FileReport, Suppressed};
 
 /// Counts for the summary line and the JSON `summary` object.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -7,10 +7,10 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::registry::Registry;
-use crate::source::SourceFile;
-use crate::syntax::Span;
+use crate::catalog::Registry;
+use crate::lint::diagnostic::{Diagnostic, Severity};
+use crate::parse::Span;
+use crate::read::source::SourceFile;
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";

@@ -1,5 +1,6 @@
-//! Rules written in Rust, one file per rule, grouped by family. Declarative rules live in
-//! `rules/*.yaml` at the repository root.
+//! The native checks: the logic of the rules whose catalog entry (`rules/<family>/<name>.yaml`)
+//! says `then: { native: src/rules/<family>/<rule_name>.rs }`. Metadata, docs and default
+//! options live in that entry; `build.rs` links the two and fails the build when they disagree.
 
 pub mod budget;
 pub mod meta;

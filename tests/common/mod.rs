@@ -43,3 +43,58 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("the target dir is writable");
     dir
 }
+
+/// Lints `path` (named `name` in output) with only `rule` selected, under the sibling
+/// `<stem>.toolcheck.yaml` config when there is one.
+pub fn lint_with_rule(path: &Path, name: &str, rule: &str) -> toolcheck::lint::FileReport {
+    let config_path = path.with_extension("toolcheck.yaml");
+    let config = if config_path.is_file() {
+        toolcheck::config::Config::load(&config_path).expect("fixture config is valid")
+    } else {
+        toolcheck::config::Config::defaults(".".into())
+    };
+    let overrides = toolcheck::lint::Overrides {
+        select: Some(vec![rule.to_string()]),
+        ..Default::default()
+    };
+    let bytes = std::fs::read(path).expect("fixture is readable");
+    linter(&config, &overrides)
+        .lint_all(vec![toolcheck::read::Input {
+            name: name.to_string(),
+            bytes,
+        }])
+        .pop()
+        .expect("one input gives one report")
+}
+
+/// Lints a text with the default settings.
+pub fn lint_text(name: &str, text: &str) -> toolcheck::lint::FileReport {
+    let config = toolcheck::config::Config::defaults(".".into());
+    linter(&config, &Default::default()).lint(
+        toolcheck::read::source::SourceFile::new(name, text.to_string()),
+        name.ends_with(".json"),
+    )
+}
+
+pub fn linter(
+    config: &toolcheck::config::Config,
+    overrides: &toolcheck::lint::Overrides,
+) -> toolcheck::lint::Linter {
+    let registry = toolcheck::catalog::Registry::builtin().expect("the built-in catalog loads");
+    toolcheck::lint::Linter::new(&registry, config, overrides).expect("the settings are valid")
+}
+
+/// The human rendering used in snapshots: no colors, no hyperlinks, 80 columns.
+pub fn render_human(diagnostics: &[toolcheck::lint::diagnostic::Diagnostic]) -> String {
+    let style = toolcheck::render::human::Style {
+        color: false,
+        links: false,
+        width: 80,
+    };
+    toolcheck::render::human::render(
+        diagnostics.iter(),
+        &toolcheck::render::Summary::default(),
+        style,
+        true,
+    )
+}

@@ -1,47 +1,14 @@
 use serde::Deserialize;
 
-use crate::diagnostic::Field;
-use crate::model::Tool;
-use crate::rule::{Ctx, Rule, Target, declare_rule};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::Tool;
 
 #[derive(Debug, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct GuidelinesTooLong {
     /// The budget for all guidelines of one tool together, in tokens.
     max_tokens: usize,
-}
-
-impl Default for GuidelinesTooLong {
-    fn default() -> Self {
-        GuidelinesTooLong { max_tokens: 400 }
-    }
-}
-
-declare_rule! {
-    /// ## What it does
-    /// Adds up the tokens of all of a tool's `guidelines` with the configured encoding
-    /// (`o200k_base` by default) and flags the list when the sum is over the budget.
-    ///
-    /// ## Why is this bad?
-    /// Guidelines are bullets of the system prompt, sent with every request whether or not
-    /// the tool is called. Each bullet may be short (`guideline-too-long`) and the list still
-    /// grow into a manual that costs context on every turn and drowns the other tools' rules.
-    ///
-    /// ## Example
-    /// A tool with twelve guidelines that walk through its whole workflow, 600 tokens in all.
-    ///
-    /// Use instead: keep the few conditions that decide when to call the tool and when not;
-    /// move the workflow into the description, and let the results say what to do next.
-    ///
-    /// ## Options
-    /// - `max-tokens` (integer, default `400`): the budget for all guidelines of one tool.
-    GuidelinesTooLong {
-        code: "TC105",
-        name: "guidelines-too-long",
-        family: Budget,
-        severity: Error,
-        summary: "all guidelines of one tool together over their token budget (default 400)",
-    }
 }
 
 impl Rule for GuidelinesTooLong {
@@ -49,7 +16,7 @@ impl Rule for GuidelinesTooLong {
         let Some(entry) = tool.guidelines else {
             return;
         };
-        let nodes: Vec<&crate::syntax::Node> = tool.guidelines().collect();
+        let nodes: Vec<&crate::parse::Node> = tool.guidelines().collect();
         let bytes: usize = nodes
             .iter()
             .filter_map(|node| node.as_str())

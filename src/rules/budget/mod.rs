@@ -1,12 +1,8 @@
-mod guidelines_too_long;
-mod results_too_long;
-mod set_target;
-mod too_many_tools;
-mod tool_too_long;
-mod toolset_too_large;
+//! Native checks of the `budget` family; each rule's catalog entry is `rules/budget/<rule-name>.yaml`.
 
-pub use guidelines_too_long::GuidelinesTooLong;
-pub use results_too_long::ResultsTooLong;
-pub use too_many_tools::TooManyTools;
-pub use tool_too_long::ToolTooLong;
-pub use toolset_too_large::ToolsetTooLarge;
+pub mod guidelines_too_long;
+pub(crate) mod helpers;
+pub mod results_too_long;
+pub mod too_many_tools;
+pub mod tool_too_long;
+pub mod toolset_too_large;

@@ -1,50 +1,14 @@
 use serde::Deserialize;
 
-use crate::diagnostic::Field;
-use crate::model::Tool;
-use crate::rule::{Ctx, Rule, Target, declare_rule};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::Tool;
 
 #[derive(Debug, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ToolTooLong {
     /// The budget for one whole tool definition, in tokens.
     max_tokens: usize,
-}
-
-impl Default for ToolTooLong {
-    fn default() -> Self {
-        ToolTooLong { max_tokens: 1500 }
-    }
-}
-
-declare_rule! {
-    /// ## What it does
-    /// Adds up the tokens of everything a model reads about one tool: its name, description,
-    /// snippet, guidelines and input schema (as compact JSON, what a provider sends). Each part
-    /// is counted on its own with the configured encoding (`o200k_base` by default); the tool
-    /// is flagged when the sum is over the budget. The help names the largest part.
-    ///
-    /// ## Why is this bad?
-    /// A tool definition is sent with every request, called or not. Each field can stay under
-    /// its own budget and the tool as a whole still cost more context than the task at hand;
-    /// with a few dozen tools that is a large share of the window before the user says a word.
-    ///
-    /// ## Example
-    /// A tool with an 700-token description, ten guidelines and a 900-token schema.
-    ///
-    /// Use instead: shorten the largest part first. Keep what the tool does and when to call
-    /// it; drop parameters the model does not need to choose; or mark a rarely used tool
-    /// `defer_loading: true` so that it is loaded through tool search only when needed.
-    ///
-    /// ## Options
-    /// - `max-tokens` (integer, default `1500`): the budget for one tool.
-    ToolTooLong {
-        code: "TC106",
-        name: "tool-too-long",
-        family: Budget,
-        severity: Error,
-        summary: "a whole tool (name, description, snippet, guidelines, schema) over its token budget (default 1500)",
-    }
 }
 
 /// The parts of a tool the budget covers, in the order they are reported.

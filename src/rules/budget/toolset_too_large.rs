@@ -1,52 +1,14 @@
 use serde::Deserialize;
 
-use super::set_target::report_set;
-use crate::model::ToolSet;
-use crate::rule::{Ctx, Rule, declare_rule};
+use super::helpers::report_set;
+use crate::lint::rule::{Ctx, Rule};
+use crate::normalize::ToolSet;
 
 #[derive(Debug, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ToolsetTooLarge {
     /// The budget for all loaded tools of one file together, in tokens.
     max_tokens: usize,
-}
-
-impl Default for ToolsetTooLarge {
-    fn default() -> Self {
-        ToolsetTooLarge { max_tokens: 20_000 }
-    }
-}
-
-declare_rule! {
-    /// ## What it does
-    /// Adds up what `tool-too-long` counts (name, description, snippet, guidelines and the
-    /// input schema as compact JSON) over every tool of one file or server that is loaded up
-    /// front, i.e. not marked `defer_loading: true`, and flags the file when the sum is over
-    /// the budget. The help names the three largest tools. `toolcheck tokens` shows the whole
-    /// table.
-    ///
-    /// ## Why is this bad?
-    /// Every loaded tool is sent with every request. A server of forty tools can take tens of
-    /// thousands of tokens, 10% of a 200k window and more, before the user says a word, and
-    /// the provider's tool-use system prompt comes on top.
-    ///
-    /// ## Example
-    /// An MCP server whose 45 tools add up to 31,000 tokens, all loaded.
-    ///
-    /// Use instead: mark the large, rarely used tools `defer_loading: true` so that tool
-    /// search loads them when needed, and keep the 3–5 most used loaded; or shorten the
-    /// largest ones first.
-    ///
-    /// ## Options
-    /// - `max-tokens` (integer, default `20000`, 10% of a 200k window): the budget for all
-    ///   loaded tools of one file.
-    ToolsetTooLarge {
-        code: "TC107",
-        name: "toolset-too-large",
-        family: Budget,
-        severity: Warning,
-        summary: "all loaded (non-deferred) tools of one file together over their token budget (default 20000)",
-    }
 }
 
 impl Rule for ToolsetTooLarge {

@@ -1,5 +1,4 @@
-mod invalid_manifest;
-mod unused_suppression;
+//! Native checks of the `meta` family; each rule's catalog entry is `rules/meta/<rule-name>.yaml`.
 
-pub use invalid_manifest::InvalidManifest;
-pub use unused_suppression::UnusedSuppression;
+pub mod invalid_manifest;
+pub mod unused_suppression;

@@ -2,49 +2,13 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
-use crate::diagnostic::{Field, Severity};
-use crate::model::{Tool, ToolSet};
-use crate::rule::{Ctx, Rule, RunCtx, SetRef, Target, declare_rule};
+use crate::lint::diagnostic::{Field, Severity};
+use crate::lint::rule::{Ctx, Rule, RunCtx, SetRef, Target};
+use crate::normalize::{Tool, ToolSet};
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DuplicateToolName {}
-
-declare_rule! {
-    /// ## What it does
-    /// Flags a tool whose name is already used by an earlier tool of the same file (or
-    /// server). Names are compared exactly: MCP tool names are case-sensitive. The help says
-    /// whether the later definition is an exact copy of the first. A name that another file
-    /// of the same run already uses is reported too, at most as a warning, pointing at the
-    /// first definition in the other file.
-    ///
-    /// ## Why is this bad?
-    /// The model calls a tool by its name, so two tools with one name cannot both be called:
-    /// providers reject such a request, or a host silently keeps only one of the two, and
-    /// the model reads a description for a tool it cannot reach.
-    ///
-    /// ## Example
-    /// ```yaml
-    /// tools:
-    ///   - name: search
-    ///     description: Search the documentation.
-    ///   - name: search
-    ///     description: Search the code.
-    /// ```
-    ///
-    /// Use instead: give each tool its own name (`search_docs`, `search_code`), or merge the
-    /// two into one tool.
-    ///
-    /// ## Options
-    /// None.
-    DuplicateToolName {
-        code: "TC502",
-        name: "duplicate-tool-name",
-        family: Names,
-        severity: Error,
-        summary: "two tools with the same name in one file or server",
-    }
-}
 
 impl Rule for DuplicateToolName {
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
@@ -90,7 +54,7 @@ impl Rule for DuplicateToolName {
     /// servers often prefix names (`mcp__server__tool`), but a model still sees two tools
     /// that claim the same job.
     fn check_run(&self, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
-        let mut first: HashMap<&str, (usize, &crate::syntax::Node)> = HashMap::new();
+        let mut first: HashMap<&str, (usize, &crate::parse::Node)> = HashMap::new();
         for (index, set_ref) in sets.iter().enumerate() {
             let mut seen_here: HashSet<&str> = HashSet::new();
             for tool in &set_ref.set.tools {

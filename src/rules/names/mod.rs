@@ -1,3 +1,3 @@
-mod duplicate_tool_name;
+//! Native checks of the `names` family; each rule's catalog entry is `rules/names/<rule-name>.yaml`.
 
-pub use duplicate_tool_name::DuplicateToolName;
+pub mod duplicate_tool_name;

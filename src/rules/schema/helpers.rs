@@ -1,8 +1,8 @@
 //! Shared by the schema rules: the native manifest's `limits` entries, pointers relative to the
 //! input schema, and number formatting for messages.
 
-use crate::model::Tool;
-use crate::syntax::{Entry, Node};
+use crate::normalize::Tool;
+use crate::parse::{Entry, Node};
 
 /// The kind of bound a `limits` entry declares, and the schema keyword that would enforce it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,57 +3,14 @@ use jsonschema::{Draft, ValidationError};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::diagnostic::Field;
-use crate::model::Tool;
-use crate::rule::{Ctx, Rule, Target, declare_rule};
-use crate::syntax::unescape_pointer_token;
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::Tool;
+use crate::parse::unescape_pointer_token;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InvalidJsonSchema {}
-
-declare_rule! {
-    /// ## What it does
-    /// Validates the input schema against the meta-schema of its `$schema` (draft 2020-12
-    /// when there is none; 2019-09, draft-07, draft-06 and draft-04 are recognized by their
-    /// URIs) and reports each error at the offending value: `type: dict`, `required: query`
-    /// instead of a list, a negative `minLength`, a `pattern` that is not a regular expression.
-    /// An unknown `$schema` URI is reported at the URI; nothing is ever downloaded.
-    ///
-    /// ## Why is this bad?
-    /// Providers validate tool schemas. An invalid one is rejected, often with the whole
-    /// request, or silently ignored, so the model gets no structure for its arguments.
-    ///
-    /// ## Example
-    /// ```yaml
-    /// name: get_weather
-    /// input_schema:
-    ///   type: object
-    ///   properties:
-    ///     city: { type: str }
-    ///   required: city
-    /// ```
-    ///
-    /// Use instead:
-    /// ```yaml
-    /// name: get_weather
-    /// input_schema:
-    ///   type: object
-    ///   properties:
-    ///     city: { type: string }
-    ///   required: [city]
-    /// ```
-    ///
-    /// ## Options
-    /// None.
-    InvalidJsonSchema {
-        code: "TC407",
-        name: "invalid-json-schema",
-        family: Schema,
-        severity: Error,
-        summary: "the input schema fails meta-schema validation for its `$schema`",
-    }
-}
 
 /// The JSON Schema type names.
 const TYPES: &[&str] = &[
@@ -348,7 +305,7 @@ fn short_error(error: &ValidationError<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::lint_text;
+    use crate::lint::lint_text;
 
     fn tc407(name: &str, text: &str) -> Vec<String> {
         lint_text(name, text)

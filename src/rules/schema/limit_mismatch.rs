@@ -1,74 +1,14 @@
 use serde::Deserialize;
 
 use super::helpers::{self, Bound, Limit, format_number};
-use crate::diagnostic::Field;
-use crate::model::Tool;
-use crate::rule::{Ctx, Rule, Target, declare_rule};
-use crate::syntax::{Entry, Node};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::Tool;
+use crate::parse::{Entry, Node};
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimitMismatch {}
-
-declare_rule! {
-    /// ## What it does
-    /// Flags a bound under `limits` (toolcheck's manifest) that contradicts the input schema at
-    /// the same path, and a `limits` entry whose `at` pointer resolves to nothing in the input
-    /// schema. Contradictions:
-    /// - a maximum that differs from the schema's (`max_items: 4` but `maxItems: 5`);
-    /// - a minimum below the schema's own minimum (the schema already rejects what the limit
-    ///   says the tool accepts); a minimum above the schema's (`min_items: 2` with
-    ///   `minItems: 1`) is the intended pattern and is fine;
-    /// - a minimum above the schema's maximum, or a maximum below its minimum
-    ///   (`min_items: 2` with `maxItems: 1`);
-    /// - a minimum above the entry's own maximum;
-    /// - a bound for another type than the schema declares (`min_items` on a `string`).
-    ///
-    /// The finding points at the bound's value (or at `at`), with the schema keyword as a
-    /// related location.
-    ///
-    /// ## Why is this bad?
-    /// `limits` documents what the tool enforces at run time, and other rules (and readers)
-    /// trust it. When it disagrees with the schema, one of them is stale: the model is told one
-    /// range and held to another.
-    ///
-    /// ## Example
-    /// ```yaml
-    /// name: ask_user_question
-    /// description: Ask the user a question with 2-4 options.
-    /// input_schema:
-    ///   type: object
-    ///   properties:
-    ///     options: { type: array, items: { type: string }, maxItems: 5 }
-    /// limits:
-    ///   - at: /properties/options
-    ///     max_items: 4
-    /// ```
-    ///
-    /// Use instead:
-    /// ```yaml
-    /// name: ask_user_question
-    /// description: Ask the user a question with 2-4 options.
-    /// input_schema:
-    ///   type: object
-    ///   properties:
-    ///     options: { type: array, items: { type: string }, maxItems: 4 }
-    /// limits:
-    ///   - at: /properties/options
-    ///     min_items: 2
-    ///     max_items: 4
-    /// ```
-    ///
-    /// ## Options
-    /// None.
-    LimitMismatch {
-        code: "TC413",
-        name: "limit-mismatch",
-        family: Schema,
-        severity: Error,
-        summary: "a `limits` bound contradicts the schema, or its `at` pointer resolves to nothing",
-    }
-}
 
 impl Rule for LimitMismatch {
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
@@ -91,7 +31,7 @@ impl Rule for LimitMismatch {
             return;
         };
         let mut subschemas: Vec<&str> = Vec::new();
-        crate::schema::walk(schema, &mut |node| {
+        crate::normalize::schema::walk(schema, &mut |node| {
             subschemas.push(helpers::relative_pointer(schema, node));
         });
         for limit in &limits {

@@ -1,12 +1,8 @@
-mod helpers;
-mod invalid_json_schema;
-mod limit_mismatch;
-mod non_object_root;
-mod runtime_limit_not_stated;
-mod schema_enforced_minimum;
+//! Native checks of the `schema` family; each rule's catalog entry is `rules/schema/<rule-name>.yaml`.
 
-pub use invalid_json_schema::InvalidJsonSchema;
-pub use limit_mismatch::LimitMismatch;
-pub use non_object_root::NonObjectRoot;
-pub use runtime_limit_not_stated::RuntimeLimitNotStated;
-pub use schema_enforced_minimum::SchemaEnforcedMinimum;
+pub(crate) mod helpers;
+pub mod invalid_json_schema;
+pub mod limit_mismatch;
+pub mod non_object_root;
+pub mod runtime_limit_not_stated;
+pub mod schema_enforced_minimum;

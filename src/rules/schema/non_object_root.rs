@@ -1,57 +1,13 @@
 use serde::Deserialize;
 
-use crate::diagnostic::{Field, Severity};
-use crate::model::{Dialect, Tool};
-use crate::rule::{Ctx, Rule, Target, declare_rule};
-use crate::syntax::NodeKind;
+use crate::lint::diagnostic::{Field, Severity};
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::{Dialect, Tool};
+use crate::parse::NodeKind;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NonObjectRoot {}
-
-declare_rule! {
-    /// ## What it does
-    /// Flags a tool whose input schema is absent, whose root has no `type`, or whose root `type`
-    /// is not `"object"` (e.g. BFCL's `"dict"`, or `["object", "null"]`). The finding points at
-    /// the root `type` value, at the schema when `type` is missing, or at the tool's name when
-    /// there is no schema at all. A root without `type` that declares `properties` is the milder
-    /// case (the intent is clear, a strict provider still refuses it): it is reported as a
-    /// warning at most.
-    ///
-    /// ## Why is this bad?
-    /// Anthropic, OpenAI and Gemini require the input schema to be an object schema with
-    /// `"type": "object"`, even for a tool without parameters. A request with a non-object root
-    /// is rejected, often together with every other tool of the request.
-    ///
-    /// ## Example
-    /// ```yaml
-    /// name: get_weather
-    /// input_schema:
-    ///   type: dict
-    ///   properties:
-    ///     city: { type: string }
-    /// ```
-    ///
-    /// Use instead:
-    /// ```yaml
-    /// name: get_weather
-    /// input_schema:
-    ///   type: object
-    ///   properties:
-    ///     city: { type: string }
-    /// ```
-    /// A tool without parameters declares `input_schema: { type: object }`.
-    ///
-    /// ## Options
-    /// None.
-    NonObjectRoot {
-        code: "TC402",
-        name: "non-object-root",
-        family: Schema,
-        severity: Error,
-        summary: "the input schema is absent, or its root `type` is missing or not `object`",
-    }
-}
 
 /// The key this tool's dialect uses for its input schema, for help texts; `None` when the
 /// dialect does not say (a tool with only a name and a description).

@@ -4,64 +4,13 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::helpers::{self, format_number};
-use crate::diagnostic::Field;
-use crate::model::Tool;
-use crate::rule::{Ctx, Rule, Target, declare_rule};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::Tool;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuntimeLimitNotStated {}
-
-declare_rule! {
-    /// ## What it does
-    /// Flags a bound under `limits` (toolcheck's manifest) whose number appears neither in the
-    /// tool's description nor in its guidelines. Any way of writing the number counts: `2`,
-    /// `two`, `2-4`, `2 to 4`, `at least 2`, `up to 4`, `between 2 and 4`, `1,000`. Number
-    /// words from `zero` to `twenty`, the tens up to `ninety`, `hundred` and `thousand` are
-    /// understood. The finding points at the bound's value.
-    ///
-    /// ## Why is this bad?
-    /// A limit the tool enforces at run time is invisible to the model until a call fails.
-    /// The model must learn it before the call, from the text it reads about the tool.
-    ///
-    /// ## Example
-    /// ```yaml
-    /// name: ask_user_question
-    /// description: Ask the user a question with a few options.
-    /// input_schema:
-    ///   type: object
-    ///   properties:
-    ///     options: { type: array, items: { type: string } }
-    /// limits:
-    ///   - at: /properties/options
-    ///     min_items: 2
-    ///     max_items: 4
-    /// ```
-    ///
-    /// Use instead:
-    /// ```yaml
-    /// name: ask_user_question
-    /// description: Ask the user a question with two to four options.
-    /// input_schema:
-    ///   type: object
-    ///   properties:
-    ///     options: { type: array, items: { type: string } }
-    /// limits:
-    ///   - at: /properties/options
-    ///     min_items: 2
-    ///     max_items: 4
-    /// ```
-    ///
-    /// ## Options
-    /// None.
-    RuntimeLimitNotStated {
-        code: "TC412",
-        name: "runtime-limit-not-stated",
-        family: Schema,
-        severity: Warning,
-        summary: "a `limits` bound whose number the description and guidelines do not state",
-    }
-}
 
 /// Digits, with optional thousands separators and decimals (`2`, `1,000`, `0.5`).
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {

@@ -1,10 +1,10 @@
 use serde::Deserialize;
 
 use super::helpers::{self, Bound, Limit, format_number};
-use crate::diagnostic::Field;
-use crate::model::Tool;
-use crate::rule::{Ctx, Rule, Target, declare_rule};
-use crate::syntax::{Entry, Node};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::Tool;
+use crate::parse::{Entry, Node};
 
 /// Keywords the `keywords` option can add to the default `minItems`, `minProperties` and
 /// `minContains`.
@@ -18,65 +18,11 @@ pub enum ExtraKeyword {
     ExclusiveMinimum,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SchemaEnforcedMinimum {
     /// Further keywords to flag: `minLength` (from 2), `minimum`, `exclusiveMinimum` (any value).
     keywords: Vec<ExtraKeyword>,
-}
-
-declare_rule! {
-    /// ## What it does
-    /// Flags minimums that the input schema enforces: `minItems` of 2 or more, `minProperties`
-    /// of 2 or more, and any `minContains` (except `0`), anywhere in the schema. The option
-    /// `keywords` adds `minLength` (2 or more), `minimum` and `exclusiveMinimum`. `minItems: 1`
-    /// ("not empty") is fine, and so is a fixed-shape array (`minItems` equal to `maxItems`,
-    /// such as a coordinate pair, or covered by positional `prefixItems`), and so is a keyword
-    /// on a schema whose `type` it does not apply to (`minItems` on `type: integer` enforces
-    /// nothing). The finding points at the keyword.
-    ///
-    /// ## Why is this bad?
-    /// A host that validates arguments against the schema answers a short list with a generic
-    /// "too short" error, and the model "fixes" it by inventing filler: a second option nobody
-    /// wanted, a padded question. A minimum enforced by the tool at run time can say what is
-    /// missing and why. When the tool already declares the limit under `limits`, the schema
-    /// keyword only duplicates it.
-    ///
-    /// ## Example
-    /// ```yaml
-    /// name: ask_user_question
-    /// description: Ask the user a question with 2-4 options.
-    /// input_schema:
-    ///   type: object
-    ///   properties:
-    ///     options: { type: array, items: { type: string }, minItems: 2, maxItems: 4 }
-    /// ```
-    ///
-    /// Use instead: enforce the minimum at run time with a message that steers the model,
-    /// declare it under `limits`, and state it in the description.
-    /// ```yaml
-    /// name: ask_user_question
-    /// description: Ask the user a question with 2-4 options.
-    /// input_schema:
-    ///   type: object
-    ///   properties:
-    ///     options: { type: array, items: { type: string }, maxItems: 4 }
-    /// limits:
-    ///   - at: /properties/options
-    ///     min_items: 2
-    ///     max_items: 4
-    /// ```
-    ///
-    /// ## Options
-    /// - `keywords` (list, default `[]`): more keywords to flag, from `minLength`, `minimum`
-    ///   and `exclusiveMinimum`.
-    SchemaEnforcedMinimum {
-        code: "TC403",
-        name: "schema-enforced-minimum",
-        family: Schema,
-        severity: Error,
-        summary: "`minItems` ≥ 2, `minProperties` ≥ 2 or `minContains` in the input schema",
-    }
 }
 
 impl SchemaEnforcedMinimum {
@@ -110,7 +56,7 @@ impl Rule for SchemaEnforcedMinimum {
             return;
         };
         let limits = helpers::limits(tool);
-        crate::schema::walk(schema, &mut |subschema| {
+        crate::normalize::schema::walk(schema, &mut |subschema| {
             let at = helpers::relative_pointer(schema, subschema);
             for entry in subschema.as_object().unwrap_or_default() {
                 if !KEYWORDS.contains(&entry.key.as_str()) {

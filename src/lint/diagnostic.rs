@@ -1,0 +1,232 @@
+//! The one finding type, from the rule that reports it to the renderer that prints it.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::parse::Span;
+use crate::read::source::SourceFile;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which part of a tool (or file) a diagnostic is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    Name,
+    Title,
+    Description,
+    Snippet,
+    Guidelines,
+    Instructions,
+    InputSchema,
+    OutputSchema,
+    Limits,
+    Results,
+    File,
+}
+
+impl Field {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Name => "name",
+            Field::Title => "title",
+            Field::Description => "description",
+            Field::Snippet => "snippet",
+            Field::Guidelines => "guidelines",
+            Field::Instructions => "instructions",
+            Field::InputSchema => "input_schema",
+            Field::OutputSchema => "output_schema",
+            Field::Limits => "limits",
+            Field::Results => "results",
+            Field::File => "file",
+        }
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A finding: which rule, what is wrong, where, and how to fix it. A rule creates it through
+/// [`Ctx::report`](crate::lint::rule::Ctx::report), which fills in the rule and the severity
+/// configuration gave it; the rule adds help, a label or a related location.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub code: Arc<str>,
+    pub rule: Arc<str>,
+    pub severity: Severity,
+    pub message: String,
+    pub help: Option<String>,
+    /// A short label under the underlined span.
+    pub label: Option<String>,
+    pub file: Arc<SourceFile>,
+    /// The tool's name; `None` for file-level findings.
+    pub tool: Option<String>,
+    pub field: Field,
+    /// JSON Pointer of the node the finding is about.
+    pub pointer: String,
+    /// Byte range in `file.text`.
+    pub span: Span,
+    /// Secondary locations, e.g. the first definition of a duplicated name.
+    pub related: Vec<Related>,
+}
+
+/// A secondary location (e.g. the first of two duplicates).
+#[derive(Debug, Clone)]
+pub struct Related {
+    pub message: String,
+    pub file: Arc<SourceFile>,
+    pub span: Span,
+}
+
+impl Diagnostic {
+    pub fn help(&mut self, help: impl Into<String>) -> &mut Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn label(&mut self, label: impl Into<String>) -> &mut Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// A secondary location in the same file.
+    pub fn related(&mut self, message: impl Into<String>, span: Span) -> &mut Self {
+        let file = self.file.clone();
+        self.related_in(message, &file, span)
+    }
+
+    /// A secondary location in another file.
+    pub fn related_in(
+        &mut self,
+        message: impl Into<String>,
+        file: &Arc<SourceFile>,
+        span: Span,
+    ) -> &mut Self {
+        self.related.push(Related {
+            message: message.into(),
+            file: file.clone(),
+            span,
+        });
+        self
+    }
+
+    /// Caps the severity (a milder case of a rule, e.g. a duplicate across files rather than
+    /// within one); the configured severity applies when it is lower.
+    pub fn at_most(&mut self, severity: Severity) -> &mut Self {
+        self.severity = self.severity.min(severity);
+        self
+    }
+
+    /// Output order: file, offset, code.
+    pub fn sort_key(&self) -> (&str, usize, &str, usize, &str) {
+        (
+            &self.file.name,
+            self.span.start,
+            &self.code,
+            self.span.end,
+            &self.message,
+        )
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+impl miette::Diagnostic for Diagnostic {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(format!("{} {}", self.code, self.rule)))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_deref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&*self.file)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let primary = miette::LabeledSpan::new_primary_with_span(
+            self.label.clone(),
+            (self.span.start, self.span.len()),
+        );
+        Some(Box::new(std::iter::once(primary)))
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related
+                .iter()
+                .map(|related| related as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+impl fmt::Display for Related {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Related {}
+
+impl miette::Diagnostic for Related {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette::Severity::Advice)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&*self.file)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_primary_with_span(None, (self.span.start, self.span.len())),
+        )))
+    }
+}

@@ -1,0 +1,186 @@
+//! The per-file run: read → parse ([`Parsed`]), then normalize once → the per-tool and
+//! per-file checks ([`check`]). A panic in either is caught and becomes the file's internal
+//! error, so one bug loses one file's findings, never the run's.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use super::rule::{ActiveRule, Ctx, Target};
+use super::select::Selection;
+use super::{FileReport, panic_message};
+use crate::lint::diagnostic::{Diagnostic, Field};
+use crate::normalize::{self, ToolSet};
+use crate::parse::{self, Node};
+use crate::read::source::SourceFile;
+use crate::read::{Input, not_utf8};
+use crate::suppress::Pending;
+use crate::suppress::directives::{self, Directive};
+use crate::tokens::Encoding;
+
+/// One input after read → parse: its text and its tree, or the `invalid-manifest` finding
+/// that says why it has none.
+pub(crate) struct Parsed {
+    pub file: Arc<SourceFile>,
+    json: bool,
+    pub root: Option<Node>,
+    unreadable: Vec<Diagnostic>,
+    internal_error: Option<String>,
+}
+
+impl Parsed {
+    /// Why the file has no tree: its first unreadable finding, or the internal error.
+    pub fn problem(&self) -> Option<String> {
+        self.internal_error
+            .clone()
+            .or_else(|| self.unreadable.first().map(|d| d.message.clone()))
+    }
+
+    /// Decodes and parses one input.
+    pub fn read(input: Input, invalid_manifest: &ActiveRule) -> Parsed {
+        let name = input.name.clone();
+        catch_unwind(AssertUnwindSafe(|| {
+            let json = input.is_json();
+            match input.decode() {
+                Ok(file) => Parsed::from_text(file, json, invalid_manifest),
+                Err((file, offset)) => {
+                    let rule = invalid_manifest;
+                    let span = offset..offset + 1;
+                    let help = Some("save the file as UTF-8");
+                    let unreadable = unreadable(&file, rule, span, not_utf8(offset), help);
+                    Parsed::new(file, json, None, unreadable)
+                }
+            }
+        }))
+        .unwrap_or_else(|payload| Parsed {
+            internal_error: Some(panic_message(&*payload)),
+            ..Parsed::new(
+                SourceFile::new(name, String::new()),
+                false,
+                None,
+                Vec::new(),
+            )
+        })
+    }
+
+    /// Parses a file's text as JSON (`json`) or YAML.
+    pub fn from_text(file: Arc<SourceFile>, json: bool, invalid_manifest: &ActiveRule) -> Parsed {
+        match parse::parse(&file.text, json) {
+            Ok(root) => Parsed::new(file, json, Some(root), Vec::new()),
+            Err(error) => {
+                let unreadable =
+                    unreadable(&file, invalid_manifest, error.span, error.message, None);
+                Parsed::new(file, json, None, unreadable)
+            }
+        }
+    }
+
+    fn new(
+        file: Arc<SourceFile>,
+        json: bool,
+        root: Option<Node>,
+        unreadable: Vec<Diagnostic>,
+    ) -> Parsed {
+        Parsed {
+            file,
+            json,
+            root,
+            unreadable,
+            internal_error: None,
+        }
+    }
+}
+
+/// The finding of `rule` (`invalid-manifest`) at a span of a file that has no tree.
+fn unreadable(
+    file: &Arc<SourceFile>,
+    rule: &ActiveRule,
+    span: parse::Span,
+    message: String,
+    help: Option<&str>,
+) -> Vec<Diagnostic> {
+    let mut ctx = Ctx::new(file, Encoding::default(), rule);
+    let diagnostic = ctx.report(Field::File, Target::Source(span), message);
+    if let Some(help) = help {
+        diagnostic.help(help);
+    }
+    ctx.take_findings()
+}
+
+/// One file after normalize → checks; the tool set is kept for the checks across files.
+pub(crate) struct Checked<'p> {
+    pub file: &'p Arc<SourceFile>,
+    pub set: Option<ToolSet<'p>>,
+    pub diagnostics: Vec<Diagnostic>,
+    directives: Vec<Directive>,
+    pub internal_error: Option<String>,
+}
+
+/// Normalizes a parsed file once and runs every per-tool and per-file check on it.
+pub(crate) fn check<'p>(
+    parsed: &'p Parsed,
+    selection: &Selection,
+    encoding: Encoding,
+) -> Checked<'p> {
+    let mut checked = Checked {
+        file: &parsed.file,
+        set: None,
+        diagnostics: parsed.unreadable.clone(),
+        directives: Vec::new(),
+        internal_error: parsed.internal_error.clone(),
+    };
+    let Some(root) = &parsed.root else {
+        return checked;
+    };
+    let run = catch_unwind(AssertUnwindSafe(|| {
+        let mut ctx = Ctx::new(&parsed.file, encoding, &selection.invalid_manifest);
+        let set = normalize::normalize(root, &mut ctx);
+        for (active, rule) in &selection.rules {
+            ctx.set_rule(active);
+            for tool in &set.tools {
+                ctx.set_tool(Some(tool.name()).filter(|name| !name.is_empty()));
+                rule.check_tool(tool, &mut ctx);
+            }
+            ctx.set_tool(None);
+            rule.check_set(&set, &mut ctx);
+        }
+        let mut diagnostics = ctx.take_findings();
+        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let directives = if parsed.json {
+            Vec::new()
+        } else {
+            directives::directives(&parsed.file.text, Some(root))
+        };
+        (set, diagnostics, directives)
+    }));
+    match run {
+        Ok((set, diagnostics, directives)) => {
+            checked.set = Some(set);
+            checked.diagnostics = diagnostics;
+            checked.directives = directives;
+        }
+        Err(payload) => checked.internal_error = Some(panic_message(&*payload)),
+    }
+    checked
+}
+
+impl Checked<'_> {
+    /// The file's findings, ready for suppression; its tool set is no longer needed.
+    pub fn into_pending(self) -> Pending {
+        let (tools, skipped) = self
+            .set
+            .as_ref()
+            .map_or((0, 0), |set| (set.tools.len(), set.skipped));
+        Pending {
+            report: FileReport {
+                file: self.file.clone(),
+                linted: true,
+                tools,
+                skipped,
+                diagnostics: self.diagnostics,
+                suppressed: Vec::new(),
+                internal_error: self.internal_error,
+            },
+            directives: self.directives,
+        }
+    }
+}

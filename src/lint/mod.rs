@@ -1,0 +1,145 @@
+//! The lint stage, which drives the whole pipeline for a run: every input is read, parsed and
+//! normalized once ([`file`]), the per-tool and per-file checks run on all cores, then the
+//! checks across files ([`across_files`]) and the suppressions ([`crate::suppress`]). Which
+//! rules run, and how severe their findings are, is resolved once up front ([`select`]).
+//! Reports come back in input order, whatever the thread scheduling.
+
+mod across_files;
+pub mod diagnostic;
+mod file;
+pub mod rule;
+pub(crate) mod select;
+
+use std::sync::Arc;
+
+use crate::catalog::Registry;
+use crate::config::Config;
+use crate::error::Result;
+use crate::normalize::ToolSet;
+use crate::read::Input;
+use crate::read::source::SourceFile;
+use crate::rules::meta::invalid_manifest::InvalidManifest;
+use crate::suppress::{Pending, Suppressor};
+use crate::tokens::Encoding;
+use diagnostic::{Diagnostic, Severity};
+use select::Selection;
+
+pub use select::Overrides;
+
+/// Everything needed to lint files, resolved once per run.
+pub struct Linter {
+    selection: Selection,
+    suppressor: Suppressor,
+    pub encoding: Encoding,
+}
+
+/// What linting one file found.
+#[derive(Debug)]
+pub struct FileReport {
+    pub file: Arc<SourceFile>,
+    /// `false` for the config file, which only carries findings about its own suppressions.
+    pub linted: bool,
+    pub tools: usize,
+    pub skipped: usize,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Findings a suppression silenced, with the reason it gave.
+    pub suppressed: Vec<Suppressed>,
+    /// A bug in toolcheck stopped the linting of this file (a panic, with its message): the
+    /// run fails with exit code 2, the other files' results stand.
+    pub internal_error: Option<String>,
+}
+
+/// A finding silenced by an inline directive or `per-file-ignores`.
+#[derive(Debug)]
+pub struct Suppressed {
+    pub diagnostic: Diagnostic,
+    pub reason: Option<String>,
+}
+
+impl Linter {
+    pub fn new(registry: &Registry, config: &Config, overrides: &Overrides) -> Result<Linter> {
+        let selection = Selection::resolve(registry, config, overrides)?;
+        let encoding = overrides.tokenizer.unwrap_or(config.tokenizer);
+        let suppressor = Suppressor::new(registry, config, &selection, encoding)?;
+        Ok(Linter {
+            selection,
+            suppressor,
+            encoding,
+        })
+    }
+
+    /// Lints one file's text. `json` says whether to read it as JSON (else YAML).
+    pub fn lint(&self, file: Arc<SourceFile>, json: bool) -> FileReport {
+        let parsed = vec![file::Parsed::from_text(
+            file,
+            json,
+            &self.selection.invalid_manifest,
+        )];
+        self.finish(parsed).remove(0)
+    }
+
+    /// Lints every input, then runs the checks across files; reports come back in input
+    /// order. A report for the config file comes last when its suppressions need a finding.
+    pub fn lint_all(&self, inputs: Vec<Input>) -> Vec<FileReport> {
+        let parsed = crate::parallel::map_in_order(inputs, |input| {
+            file::Parsed::read(input, &self.selection.invalid_manifest)
+        });
+        self.finish(parsed)
+    }
+
+    fn finish(&self, parsed: Vec<file::Parsed>) -> Vec<FileReport> {
+        let mut checked = crate::parallel::map_in_order(parsed.iter().collect(), |parsed| {
+            file::check(parsed, &self.selection, self.encoding)
+        });
+        across_files::check(&mut checked, &self.selection, self.encoding);
+        let mut pending: Vec<Pending> = checked
+            .into_iter()
+            .map(file::Checked::into_pending)
+            .collect();
+        let config_report = self.suppressor.apply(&mut pending);
+        pending
+            .into_iter()
+            .map(|pending| pending.report)
+            .chain(config_report)
+            .collect()
+    }
+}
+
+/// One input through read → parse → normalize exactly as `lint` reads it, for a command that
+/// needs the tool set but no rules (`toolcheck tokens`). `with_set` gets the tool set; the
+/// error is why the file has none. Problems of shape (`invalid-manifest` findings in `lint`)
+/// do not stop it: what can be read is there.
+pub fn with_tool_set<R>(
+    input: Input,
+    registry: &Registry,
+    encoding: Encoding,
+    with_set: impl FnOnce(&ToolSet<'_>) -> R,
+) -> std::result::Result<R, String> {
+    let invalid_manifest = select::active(registry.native::<InvalidManifest>(), Severity::Error);
+    let parsed = file::Parsed::read(input, &invalid_manifest);
+    match (&parsed.root, parsed.problem()) {
+        (Some(root), None) => {
+            let mut ctx = rule::Ctx::new(&parsed.file, encoding, &invalid_manifest);
+            Ok(with_set(&crate::normalize::normalize(root, &mut ctx)))
+        }
+        (_, problem) => Err(problem.unwrap_or_default()),
+    }
+}
+
+/// The message of a panic caught while linting a file.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|message| message.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
+}
+
+/// Lints a text with the default settings (for unit tests of rules).
+#[cfg(test)]
+pub(crate) fn lint_text(name: &str, text: &str) -> FileReport {
+    let registry = Registry::builtin().expect("the built-in catalog loads");
+    let config = Config::defaults(".".into());
+    let linter = Linter::new(&registry, &config, &Overrides::default()).expect("defaults are valid");
+    linter.lint(SourceFile::new(name, text.to_string()), name.ends_with(".json"))
+}

@@ -1,0 +1,197 @@
+//! Selection and severity: which rules run, at which severity, with which options, resolved
+//! once per run from the config file and the command line.
+
+use std::sync::Arc;
+
+use crate::catalog::{Registered, Registry, RuleMeta};
+use crate::config::{Config, Level, Spanned};
+use crate::error::{Error, Result};
+use crate::lint::diagnostic::Severity;
+use crate::lint::rule::{ActiveRule, Rule};
+use crate::rules::meta::invalid_manifest::InvalidManifest;
+use crate::suggest::did_you_mean;
+use crate::tokens::Encoding;
+
+/// Selection and severity flags from the command line; they apply after the config file.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    /// Replaces `rules.select` when given.
+    pub select: Option<Vec<String>>,
+    /// Added to `rules.ignore`.
+    pub ignore: Vec<String>,
+    /// Applied after `rules.severity`.
+    pub severity: Vec<(String, Level)>,
+    pub tokenizer: Option<Encoding>,
+}
+
+/// The rules of a run, resolved.
+pub(crate) struct Selection {
+    /// The rules that run, in code order, each with its check built with its options.
+    pub rules: Vec<(ActiveRule, Box<dyn Rule>)>,
+    /// `invalid-manifest`, which the engine reports itself and which always runs.
+    pub invalid_manifest: ActiveRule,
+}
+
+impl Selection {
+    pub fn resolve(registry: &Registry, config: &Config, overrides: &Overrides) -> Result<Self> {
+        let select = match &overrides.select {
+            Some(select) => select.iter().map(Spanned::cli).collect(),
+            None => config
+                .select
+                .clone()
+                .unwrap_or_else(|| vec![Spanned::cli("ALL")]),
+        };
+        let ignore: Vec<Spanned> = config
+            .ignore
+            .iter()
+            .cloned()
+            .chain(overrides.ignore.iter().map(Spanned::cli))
+            .collect();
+        let severities: Vec<(Spanned, Level)> = config
+            .severity
+            .iter()
+            .cloned()
+            .chain(
+                overrides
+                    .severity
+                    .iter()
+                    .map(|(rule, level)| (Spanned::cli(rule), *level)),
+            )
+            .collect();
+        for selector in select
+            .iter()
+            .chain(&ignore)
+            .chain(severities.iter().map(|(s, _)| s))
+        {
+            check_selector(registry, config, selector)?;
+        }
+        let invalid_manifest = registry.native::<InvalidManifest>();
+        for selector in ignore.iter().chain(
+            severities
+                .iter()
+                .filter(|(_, level)| *level == Level::Off)
+                .map(|(s, _)| s),
+        ) {
+            if names(&selector.value, invalid_manifest) {
+                return Err(config
+                    .error_at(
+                        &selector.span,
+                        format!(
+                            "`{}` ({}) cannot be disabled",
+                            invalid_manifest.name, invalid_manifest.code
+                        ),
+                    )
+                    .with_help(
+                        "a file toolcheck cannot read cannot be checked by any other rule",
+                    ));
+            }
+        }
+        for (rule, _) in &config.options {
+            if registry.find(&rule.value).is_none() {
+                return Err(unknown_rule(registry, config, rule));
+            }
+        }
+
+        let mut rules = Vec::new();
+        for registered in &registry.rules {
+            let meta = &registered.meta;
+            let options = config
+                .options
+                .iter()
+                .rev()
+                .find(|(rule, _)| rule.value == meta.name || rule.value == meta.code)
+                .map(|(_, node)| node);
+            // Build even when disabled, so bad options are reported either way.
+            let rule = registered.build(options, config.file.as_ref())?;
+            if meta.code == invalid_manifest.code {
+                continue;
+            }
+            let selected = most_specific(meta, &select).is_some_and(|chosen| {
+                most_specific(meta, &ignore).is_none_or(|ignored| ignored < chosen)
+            });
+            if !selected {
+                continue;
+            }
+            let level = severities
+                .iter()
+                .enumerate()
+                .filter_map(|(index, (selector, level))| {
+                    specificity(&selector.value, meta).map(|specific| ((specific, index), *level))
+                })
+                .max_by_key(|(rank, _)| *rank)
+                .map(|(_, level)| level);
+            let severity = match level {
+                None => meta.default_severity,
+                Some(Level::Off) => continue,
+                Some(Level::Error) => Severity::Error,
+                Some(Level::Warning) => Severity::Warning,
+                Some(Level::Info) => Severity::Info,
+            };
+            rules.push((active(meta, severity), rule));
+        }
+        Ok(Selection {
+            rules,
+            invalid_manifest: active(invalid_manifest, invalid_manifest.default_severity),
+        })
+    }
+}
+
+pub(crate) fn active(meta: &RuleMeta, severity: Severity) -> ActiveRule {
+    ActiveRule {
+        code: Arc::from(meta.code.as_str()),
+        name: Arc::from(meta.name.as_str()),
+        severity,
+    }
+}
+
+/// Whether `selector` names exactly this rule, by code or name.
+pub(crate) fn names(selector: &str, meta: &RuleMeta) -> bool {
+    selector == meta.code || selector == meta.name
+}
+
+/// How specifically `selector` names the rule: `ALL` < family < code prefix (longer is more
+/// specific) < exact code or name. `None` when it does not match.
+pub(crate) fn specificity(selector: &str, meta: &RuleMeta) -> Option<usize> {
+    if selector == "ALL" {
+        Some(0)
+    } else if names(selector, meta) {
+        Some(usize::MAX)
+    } else if selector == meta.family.as_str() {
+        Some(1)
+    } else if selector.len() >= 2 && meta.code.starts_with(selector) {
+        Some(selector.len())
+    } else {
+        None
+    }
+}
+
+fn most_specific(meta: &RuleMeta, selectors: &[Spanned]) -> Option<usize> {
+    selectors
+        .iter()
+        .filter_map(|selector| specificity(&selector.value, meta))
+        .max()
+}
+
+fn check_selector(registry: &Registry, config: &Config, selector: &Spanned) -> Result<()> {
+    if registry
+        .rules
+        .iter()
+        .any(|rule| specificity(&selector.value, &rule.meta).is_some())
+    {
+        Ok(())
+    } else {
+        Err(unknown_rule(registry, config, selector))
+    }
+}
+
+fn unknown_rule(registry: &Registry, config: &Config, selector: &Spanned) -> Error {
+    let candidates = registry
+        .rules
+        .iter()
+        .flat_map(|rule: &Registered| [rule.meta.code.as_str(), rule.meta.name.as_str()]);
+    let error = config.error_at(&selector.span, format!("unknown rule `{}`", selector.value));
+    match did_you_mean(&selector.value, candidates) {
+        Some(close) => error.with_help(format!("did you mean `{close}`?")),
+        None => error.with_help("`toolcheck rules` lists every rule; selectors are codes, code prefixes (`TC2`), names, families or `ALL`"),
+    }
+}

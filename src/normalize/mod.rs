@@ -1,0 +1,585 @@
+//! Dialect detection and normalization: every supported shape of tool definition becomes one
+//! [`ToolSet`] of [`Tool`]s that borrow the parsed tree, so every field keeps its spans.
+
+pub mod schema;
+
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Target};
+use crate::parse::{Entry, Node, NodeKind};
+
+/// The tools of one file (or one server), plus set-level text.
+#[derive(Debug, Default)]
+pub struct ToolSet<'a> {
+    /// The document's root (inside a JSON-RPC `result`); file-level findings point near it.
+    pub root: Option<&'a Node>,
+    /// The `tools` key of a set object, where set-level findings point when there is one.
+    pub tools_entry: Option<&'a Entry>,
+    /// Text a host puts into the system prompt for the whole set (MCP `initialize` instructions).
+    pub instructions: Option<&'a Entry>,
+    /// The server's name (native set files), used by host-prefix rules.
+    pub server: Option<&'a Entry>,
+    pub tools: Vec<Tool<'a>>,
+    /// Provider built-ins without a schema (`"type": "web_search"`, ...), not linted.
+    pub skipped: usize,
+}
+
+/// Where a tool definition came from; decides which keys are known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// toolcheck's own manifest: unknown keys are errors.
+    Native,
+    Mcp,
+    Anthropic,
+    OpenAiChat,
+    OpenAiResponses,
+    Gemini,
+    /// pi-style harness tools (`promptSnippet`, `promptGuidelines`).
+    Harness,
+    /// Only `name`/`description`/`parameters` (BFCL and similar).
+    Generic,
+}
+
+/// One tool, normalized. Each field is the entry it came from (key span + value node).
+#[derive(Debug)]
+pub struct Tool<'a> {
+    pub node: &'a Node,
+    pub dialect: Dialect,
+    pub name: Option<&'a Entry>,
+    pub title: Option<&'a Entry>,
+    pub description: Option<&'a Entry>,
+    pub snippet: Option<&'a Entry>,
+    pub guidelines: Option<&'a Entry>,
+    pub input_schema: Option<&'a Entry>,
+    pub output_schema: Option<&'a Entry>,
+    pub annotations: Option<&'a Entry>,
+    pub limits: Option<&'a Entry>,
+    pub results: Option<&'a Entry>,
+    pub defer_loading: bool,
+    pub always_load: bool,
+    pub search_hint: Option<&'a Entry>,
+}
+
+/// A model-facing text of a tool: which field, and the string node.
+#[derive(Debug, Clone, Copy)]
+pub struct Text<'a> {
+    pub field: Field,
+    pub node: &'a Node,
+}
+
+impl Text<'_> {
+    pub fn value(&self) -> &str {
+        self.node.as_str().unwrap_or_default()
+    }
+}
+
+impl<'a> Tool<'a> {
+    /// A tool without fields, so set-level text can run through per-tool checks.
+    pub fn placeholder(node: &'a Node) -> Tool<'a> {
+        Tool {
+            node,
+            dialect: Dialect::Generic,
+            name: None,
+            title: None,
+            description: None,
+            snippet: None,
+            guidelines: None,
+            input_schema: None,
+            output_schema: None,
+            annotations: None,
+            limits: None,
+            results: None,
+            defer_loading: false,
+            always_load: false,
+            search_hint: None,
+        }
+    }
+
+    /// The tool's name, or `""` when it has none (TC001 already reported it).
+    pub fn name(&self) -> &'a str {
+        self.name
+            .and_then(|entry| entry.value.as_str())
+            .unwrap_or_default()
+    }
+
+    pub fn description(&self) -> Option<&'a Node> {
+        self.description.map(|entry| &entry.value)
+    }
+
+    pub fn snippet(&self) -> Option<&'a Node> {
+        self.snippet.map(|entry| &entry.value)
+    }
+
+    pub fn input_schema(&self) -> Option<&'a Node> {
+        self.input_schema.map(|entry| &entry.value)
+    }
+
+    /// Each guideline string node.
+    pub fn guidelines(&self) -> impl Iterator<Item = &'a Node> {
+        self.guidelines
+            .and_then(|entry| entry.value.as_array())
+            .unwrap_or_default()
+            .iter()
+    }
+
+    /// Each `results` text (outcome → text).
+    pub fn results(&self) -> impl Iterator<Item = &'a Entry> {
+        self.results
+            .and_then(|entry| entry.value.as_object())
+            .unwrap_or_default()
+            .iter()
+    }
+
+    /// Every `description` and `title` string inside the input schema, at any depth.
+    pub fn schema_texts(&self) -> Vec<&'a Node> {
+        let mut texts = Vec::new();
+        if let Some(schema) = self.input_schema() {
+            crate::normalize::schema::walk(schema, &mut |subschema| {
+                for key in ["description", "title"] {
+                    if let Some(text) = subschema.get(key).filter(|node| node.as_str().is_some()) {
+                        texts.push(text);
+                    }
+                }
+            });
+        }
+        texts
+    }
+
+    /// The texts of `field` (one for description/snippet/title, one per guideline or result,
+    /// the schema's descriptions and titles for `input_schema`).
+    pub fn texts(&self, field: Field) -> Vec<Text<'a>> {
+        let text = |node: &'a Node| Text { field, node };
+        let single = |entry: Option<&'a Entry>| {
+            entry
+                .map(|entry| &entry.value)
+                .filter(|node| node.as_str().is_some())
+                .map(text)
+                .into_iter()
+                .collect()
+        };
+        match field {
+            Field::Name => single(self.name),
+            Field::Title => single(self.title),
+            Field::Description => single(self.description),
+            Field::Snippet => single(self.snippet),
+            Field::Guidelines => self.guidelines().map(text).collect(),
+            Field::Results => self.results().map(|entry| text(&entry.value)).collect(),
+            Field::InputSchema => self.schema_texts().into_iter().map(text).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Keys of the native manifest (io.md §1), including the schema alias.
+const NATIVE_TOOL_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "snippet",
+    "guidelines",
+    "input_schema",
+    "schema",
+    "output_schema",
+    "annotations",
+    "limits",
+    "results",
+    "defer_loading",
+    "always_load",
+    "search_hint",
+];
+
+const NATIVE_SET_KEYS: &[&str] = &["tools", "instructions", "server"];
+
+const LIMIT_KEYS: &[&str] = &[
+    "at",
+    "min_items",
+    "max_items",
+    "min_length",
+    "max_length",
+    "minimum",
+    "maximum",
+];
+
+/// Normalizes a parsed document. Structural problems are returned beside whatever could be
+/// read, so one bad tool does not hide the findings of the others.
+pub fn normalize<'a>(root: &'a Node, ctx: &mut Ctx<'_>) -> ToolSet<'a> {
+    let mut set = ToolSet::default();
+    let root = match root.get("result") {
+        Some(result) if root.get("jsonrpc").is_some() => result,
+        _ => root,
+    };
+    set.root = Some(root);
+    set.tools_entry = root.entry("tools");
+    match &root.kind {
+        NodeKind::Array(items) => read_tools(items, &mut set, ctx),
+        NodeKind::Object(_) => {
+            if let Some(tools) = root.entry("tools") {
+                read_set_fields(root, &mut set, ctx);
+                match tools.value.as_array() {
+                    // Gemini also nests its declarations as `tools: [{functionDeclarations}]`.
+                    Some(items) => {
+                        for item in items {
+                            match item.get("functionDeclarations") {
+                                Some(declarations) => {
+                                    read_declarations(declarations, &mut set, ctx)
+                                }
+                                None => read_tools(std::slice::from_ref(item), &mut set, ctx),
+                            }
+                        }
+                    }
+                    None => wrong_type(ctx, &tools.value, "an array of tools", Field::File),
+                }
+            } else if let Some(declarations) = root.get("functionDeclarations") {
+                read_declarations(declarations, &mut set, ctx);
+            } else if root.get("name").is_some() {
+                read_tools(std::slice::from_ref(root), &mut set, ctx);
+            } else {
+                unrecognized(ctx, root);
+            }
+        }
+        _ => unrecognized(ctx, root),
+    }
+    set
+}
+
+/// Normalizes with no file around it: the tool set and the `invalid-manifest` findings.
+#[cfg(test)]
+pub(crate) fn normalize_alone(root: &Node) -> (ToolSet<'_>, Vec<crate::lint::diagnostic::Diagnostic>) {
+    let file = crate::read::source::SourceFile::new("test", String::new());
+    let rule = crate::lint::rule::ActiveRule {
+        code: "TC001".into(),
+        name: "invalid-manifest".into(),
+        severity: crate::lint::diagnostic::Severity::Error,
+    };
+    let mut ctx = Ctx::new(&file, crate::tokens::Encoding::default(), &rule);
+    let set = normalize(root, &mut ctx);
+    (set, ctx.take_findings())
+}
+
+fn unrecognized(ctx: &mut Ctx<'_>, root: &Node) {
+    let found = match root.kind {
+        NodeKind::Null => "an empty document".to_string(),
+        _ => root.type_name().to_string(),
+    };
+    ctx.report(
+        Field::File,
+        Target::Start(root),
+        format!("no tool definition found: the file holds {found}"),
+    )
+    .help(
+        "a manifest is a tool object with `name`, an array of tools, or an object with a \
+         `tools` array (MCP `tools/list`, Anthropic, OpenAI) or `functionDeclarations` (Gemini)",
+    );
+}
+
+fn read_set_fields<'a>(root: &'a Node, set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
+    set.instructions = string_entry(root, "instructions", Field::Instructions, ctx);
+    set.server = string_entry(root, "server", Field::File, ctx);
+    // A file whose tools use native keys is a native set file; its own unknown keys are errors.
+    let native = root
+        .get("tools")
+        .and_then(Node::as_array)
+        .is_some_and(|tools| tools.iter().any(|tool| detect(tool) == Dialect::Native));
+    if native {
+        unknown_keys(root, NATIVE_SET_KEYS, Field::File, ctx);
+    }
+}
+
+fn read_declarations<'a>(node: &'a Node, set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
+    match node.as_array() {
+        Some(items) => {
+            for item in items {
+                read_tool(item, Dialect::Gemini, set, ctx);
+            }
+        }
+        None => wrong_type(ctx, node, "an array of function declarations", Field::File),
+    }
+}
+
+fn read_tools<'a>(items: &'a [Node], set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
+    for item in items {
+        if item.as_object().is_none() {
+            wrong_type(ctx, item, "a tool object", Field::File);
+            continue;
+        }
+        // OpenAI Chat Completions wraps the definition: {"type": "function", "function": {...}}.
+        if let Some(function) = item.get("function").filter(|f| f.as_object().is_some()) {
+            read_tool(function, Dialect::OpenAiChat, set, ctx);
+            continue;
+        }
+        let kind = item.get("type").and_then(Node::as_str);
+        if kind.is_some_and(|kind| kind != "function") && !has_schema(item) {
+            set.skipped += 1;
+            continue;
+        }
+        let dialect = if kind == Some("function") {
+            Dialect::OpenAiResponses
+        } else {
+            detect(item)
+        };
+        read_tool(item, dialect, set, ctx);
+    }
+}
+
+fn has_schema(tool: &Node) -> bool {
+    SCHEMA_KEYS.iter().any(|key| tool.get(key).is_some())
+}
+
+const SCHEMA_KEYS: &[&str] = &[
+    "input_schema",
+    "inputSchema",
+    "parameters",
+    "parametersJsonSchema",
+    "schema",
+];
+
+/// The dialect of one tool object, from the keys it uses.
+fn detect(tool: &Node) -> Dialect {
+    let has = |key: &str| tool.get(key).is_some();
+    if ["snippet", "guidelines", "limits", "results", "schema"]
+        .iter()
+        .any(|key| has(key))
+    {
+        Dialect::Native
+    } else if has("promptSnippet") || has("promptGuidelines") {
+        Dialect::Harness
+    } else if has("inputSchema") {
+        Dialect::Mcp
+    } else if has("input_schema") {
+        Dialect::Anthropic
+    } else if has("parametersJsonSchema") {
+        Dialect::Gemini
+    } else {
+        Dialect::Generic
+    }
+}
+
+fn read_tool<'a>(node: &'a Node, dialect: Dialect, set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
+    if node.as_object().is_none() {
+        wrong_type(ctx, node, "a tool object", Field::File);
+        return;
+    }
+    let name = match node.entry("name") {
+        Some(entry) if entry.value.as_str().is_some() => Some(entry),
+        Some(entry) => {
+            wrong_type(ctx, &entry.value, "a string", Field::Name);
+            None
+        }
+        None => {
+            ctx.report(Field::Name, Target::Start(node), "tool has no `name`")
+                .help("every tool needs a `name`: the identifier the model calls");
+            None
+        }
+    };
+    let tool_name = name
+        .and_then(|entry| entry.value.as_str())
+        .map(str::to_string);
+    // Every problem from here on is about this tool.
+    ctx.set_tool(tool_name.as_deref());
+    let string = |key: &str, field: Field, ctx: &mut Ctx<'_>| string_entry(node, key, field, ctx);
+    let first_of = |keys: &[&str]| keys.iter().find_map(|key| node.entry(key));
+
+    let title = string("title", Field::Title, ctx);
+    let description = string("description", Field::Description, ctx);
+    let snippet = first_of(&["snippet", "promptSnippet"])
+        .and_then(|entry| typed(entry, Expect::String, Field::Snippet, ctx));
+    let guidelines = first_of(&["guidelines", "promptGuidelines"])
+        .and_then(|entry| typed(entry, Expect::StringList, Field::Guidelines, ctx));
+    let input_schema = first_of(SCHEMA_KEYS)
+        .and_then(|entry| typed(entry, Expect::Schema, Field::InputSchema, ctx));
+    let output_schema = first_of(&["output_schema", "outputSchema"])
+        .and_then(|entry| typed(entry, Expect::Schema, Field::OutputSchema, ctx));
+    let annotations = node
+        .entry("annotations")
+        .and_then(|entry| typed(entry, Expect::Object, Field::File, ctx));
+    let limits = node
+        .entry("limits")
+        .and_then(|entry| typed(entry, Expect::Array, Field::Limits, ctx));
+    if let Some(limits) = limits {
+        check_limits(&limits.value, ctx);
+    }
+    let results = node
+        .entry("results")
+        .and_then(|entry| typed(entry, Expect::StringMap, Field::Results, ctx));
+    let flag = |key: &str, ctx: &mut Ctx<'_>| {
+        node.entry(key)
+            .and_then(|entry| typed(entry, Expect::Bool, Field::File, ctx))
+            .and_then(|entry| entry.value.as_bool())
+            .unwrap_or(false)
+    };
+    let defer_loading = flag("defer_loading", ctx);
+    let always_load = flag("always_load", ctx);
+    let search_hint = string("search_hint", Field::Description, ctx);
+    if dialect == Dialect::Native {
+        unknown_keys(node, NATIVE_TOOL_KEYS, Field::File, ctx);
+    }
+    ctx.set_tool(None);
+    set.tools.push(Tool {
+        node,
+        dialect,
+        name,
+        title,
+        description,
+        snippet,
+        guidelines,
+        input_schema,
+        output_schema,
+        annotations,
+        limits,
+        results,
+        defer_loading,
+        always_load,
+        search_hint,
+    });
+}
+
+/// The type a field must have; [`Expect::wrong`] finds the offending node.
+#[derive(Clone, Copy)]
+enum Expect {
+    String,
+    StringList,
+    StringMap,
+    Object,
+    Array,
+    Bool,
+    /// JSON Schema allows `true`/`false` as schemas; TC402 judges those, not TC001.
+    Schema,
+}
+
+impl Expect {
+    fn describe(self) -> &'static str {
+        match self {
+            Expect::String => "a string",
+            Expect::StringList => "a list of strings",
+            Expect::StringMap => "a map of outcome to text",
+            Expect::Object => "an object",
+            Expect::Array => "a list",
+            Expect::Bool => "true or false",
+            Expect::Schema => "a JSON Schema object",
+        }
+    }
+
+    /// `None` when `node` fits; otherwise the node to point at (for a list or map of strings,
+    /// the first element that is not a string).
+    fn wrong(self, node: &Node) -> Option<&Node> {
+        let is_string = |node: &&Node| node.as_str().is_some();
+        let fits = match self {
+            Expect::String => is_string(&node),
+            Expect::Object => node.as_object().is_some(),
+            Expect::Array => node.as_array().is_some(),
+            Expect::Bool => node.as_bool().is_some(),
+            Expect::Schema => node.as_object().is_some() || node.as_bool().is_some(),
+            Expect::StringList => match node.as_array() {
+                Some(items) => return items.iter().find(|item| !is_string(item)),
+                None => false,
+            },
+            Expect::StringMap => match node.as_object() {
+                Some(entries) => {
+                    return entries
+                        .iter()
+                        .map(|entry| &entry.value)
+                        .find(|value| !is_string(value));
+                }
+                None => false,
+            },
+        };
+        (!fits).then_some(node)
+    }
+}
+
+/// The entry when its value has the expected type; `null` counts as absent; otherwise TC001.
+fn typed<'a>(
+    entry: &'a Entry,
+    expect: Expect,
+    field: Field,
+    ctx: &mut Ctx<'_>,
+) -> Option<&'a Entry> {
+    if matches!(entry.value.kind, NodeKind::Null) {
+        return None;
+    }
+    match expect.wrong(&entry.value) {
+        None => Some(entry),
+        Some(wrong) => {
+            let expected = if std::ptr::eq(wrong, &entry.value) {
+                expect.describe()
+            } else {
+                "a string"
+            };
+            wrong_type(ctx, wrong, expected, field);
+            None
+        }
+    }
+}
+
+fn string_entry<'a>(
+    node: &'a Node,
+    key: &str,
+    field: Field,
+    ctx: &mut Ctx<'_>,
+) -> Option<&'a Entry> {
+    node.entry(key)
+        .and_then(|entry| typed(entry, Expect::String, field, ctx))
+}
+
+fn wrong_type(ctx: &mut Ctx<'_>, node: &Node, expected: &str, field: Field) {
+    let mut tokens = node.pointer.rsplit('/');
+    let key = tokens.next().unwrap_or_default();
+    let subject = match (key.parse::<usize>(), tokens.next()) {
+        (Ok(index), Some(parent)) => format!("item {} of `{parent}`", index + 1),
+        _ => format!("`{key}`"),
+    };
+    ctx.report(
+        field,
+        Target::Value(node),
+        format!("{subject} must be {expected}, found {}", node.type_name()),
+    );
+}
+
+fn unknown_keys(node: &Node, known: &[&str], field: Field, ctx: &mut Ctx<'_>) {
+    for entry in node.as_object().unwrap_or_default() {
+        if known.contains(&entry.key.as_str()) {
+            continue;
+        }
+        let help = match crate::suggest::did_you_mean(&entry.key, known.iter().copied()) {
+            Some(close) => format!("did you mean `{close}`?"),
+            None => format!("known keys: {}", known.join(", ")),
+        };
+        ctx.report(
+            field,
+            Target::Key(entry),
+            format!("unknown key `{}`", entry.key),
+        )
+        .help(help);
+    }
+}
+
+fn check_limits(limits: &Node, ctx: &mut Ctx<'_>) {
+    for limit in limits.as_array().unwrap_or_default() {
+        let Some(entries) = limit.as_object() else {
+            wrong_type(
+                ctx,
+                limit,
+                "a limit object (`at` plus bounds)",
+                Field::Limits,
+            );
+            continue;
+        };
+        unknown_keys(limit, LIMIT_KEYS, Field::Limits, ctx);
+        match limit.get("at") {
+            Some(at) if at.as_str().is_some() => {}
+            Some(at) => wrong_type(ctx, at, "a JSON Pointer string", Field::Limits),
+            None => {
+                ctx.report(
+                    Field::Limits,
+                    Target::Start(limit),
+                    "limit has no `at` pointer",
+                )
+                .help("add `at: /properties/<name>`, a JSON Pointer into input_schema");
+            }
+        }
+        for entry in entries.iter().filter(|entry| entry.key != "at") {
+            if LIMIT_KEYS.contains(&entry.key.as_str()) && entry.value.as_f64().is_none() {
+                wrong_type(ctx, &entry.value, "a number", Field::Limits);
+            }
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! Suppressions, applied after every rule has run: inline `# toolcheck: ignore[...]`
+//! directives ([`directives`]) and `rules.per-file-ignores` in `toolcheck.yaml`. A suppression
+//! that silenced nothing, names an unknown rule or names none is reported as
+//! `unused-suppression`.
+
+pub mod directives;
+
+use std::sync::Arc;
+
+use crate::catalog::{Registry, RuleMeta};
+use crate::config::{Config, Spanned};
+use crate::error::Result;
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{ActiveRule, Ctx, Target};
+use crate::lint::select::{Selection, specificity};
+use crate::lint::{FileReport, Suppressed};
+use crate::parse::Span;
+use crate::read::source::SourceFile;
+use crate::rules::meta::unused_suppression::UnusedSuppression;
+use crate::suggest::did_you_mean;
+use crate::tokens::Encoding;
+use directives::Directive;
+
+/// A `rules.per-file-ignores` entry: a glob, optionally narrowed to a JSON Pointer subtree.
+struct PerFileIgnore {
+    pattern: Spanned,
+    glob: globset::GlobMatcher,
+    pointer: Option<String>,
+    rules: Vec<Spanned>,
+}
+
+/// One file's findings and its inline directives, on the way to its report.
+pub(crate) struct Pending {
+    pub report: FileReport,
+    pub directives: Vec<Directive>,
+}
+
+/// The suppressions of a run and what they need to know about its rules.
+pub(crate) struct Suppressor {
+    per_file_ignores: Vec<PerFileIgnore>,
+    config_file: Option<Arc<SourceFile>>,
+    /// Every registered rule, for matching the rules that suppressions name.
+    metas: Vec<RuleMeta>,
+    /// The codes of the rules that run.
+    active: Vec<Arc<str>>,
+    /// `unused-suppression`, when it runs.
+    unused: Option<ActiveRule>,
+    /// `invalid-manifest`, which cannot be suppressed.
+    invalid_manifest: ActiveRule,
+    encoding: Encoding,
+}
+
+impl Suppressor {
+    pub fn new(
+        registry: &Registry,
+        config: &Config,
+        selection: &Selection,
+        encoding: Encoding,
+    ) -> Result<Self> {
+        let mut per_file_ignores = Vec::new();
+        for (pattern, rules) in &config.per_file_ignores {
+            let (glob, pointer) = match pattern.value.split_once('#') {
+                Some((glob, pointer)) => (glob, Some(pointer.to_string())),
+                None => (pattern.value.as_str(), None),
+            };
+            let glob = globset::Glob::new(glob)
+                .map_err(|error| {
+                    config.error_at(&pattern.span, format!("invalid glob `{glob}`: {error}"))
+                })?
+                .compile_matcher();
+            per_file_ignores.push(PerFileIgnore {
+                pattern: pattern.clone(),
+                glob,
+                pointer,
+                rules: rules.clone(),
+            });
+        }
+        let unused_name = &registry.native::<UnusedSuppression>().name;
+        Ok(Suppressor {
+            per_file_ignores,
+            config_file: config.file.clone(),
+            metas: registry
+                .rules
+                .iter()
+                .map(|rule| rule.meta.clone())
+                .collect(),
+            active: selection
+                .rules
+                .iter()
+                .map(|(rule, _)| rule.code.clone())
+                .collect(),
+            unused: selection
+                .rules
+                .iter()
+                .find(|(rule, _)| *rule.name == **unused_name)
+                .map(|(rule, _)| rule.clone()),
+            invalid_manifest: selection.invalid_manifest.clone(),
+            encoding,
+        })
+    }
+
+    /// Whether the rule selector `name` (code, name, prefix) covers the rule `code`.
+    fn names_rule(&self, name: &str, code: &str) -> bool {
+        self.metas
+            .iter()
+            .find(|meta| meta.code == code)
+            .is_some_and(|meta| specificity(name, meta).is_some())
+    }
+
+    /// Whether a rule the selector names runs in this run: a suppression of a rule that is
+    /// off here (another selection, say in CI) is not "unused".
+    fn is_active(&self, name: &str) -> bool {
+        self.active.iter().any(|code| self.names_rule(name, code))
+    }
+
+    fn is_known(&self, name: &str) -> bool {
+        self.metas
+            .iter()
+            .any(|meta| specificity(name, meta).is_some())
+    }
+
+    fn cannot_be_suppressed(&self, name: &str) -> bool {
+        *self.invalid_manifest.code == *name || *self.invalid_manifest.name == *name
+    }
+
+    /// Moves suppressed findings aside, then reports suppressions that matched nothing:
+    /// inline ones in their file, `per-file-ignores` in a report of the config file (which
+    /// comes back when it has findings).
+    pub fn apply(&self, files: &mut [Pending]) -> Option<FileReport> {
+        let mut config_used: Vec<Vec<bool>> = self
+            .per_file_ignores
+            .iter()
+            .map(|entry| vec![false; entry.rules.len()])
+            .collect();
+        for file in files.iter_mut() {
+            let name = file.report.file.name.replace('\\', "/");
+            let matching: Vec<usize> = (0..self.per_file_ignores.len())
+                .filter(|&index| self.per_file_ignores[index].glob.is_match(&name))
+                .collect();
+            let mut inline_used: Vec<Vec<bool>> = file
+                .directives
+                .iter()
+                .map(|directive| vec![false; directive.rules.len()])
+                .collect();
+            let diagnostics = std::mem::take(&mut file.report.diagnostics);
+            for diagnostic in diagnostics {
+                // A file toolcheck cannot read is never clean.
+                let silenceable = diagnostic.code != self.invalid_manifest.code;
+                let by_directive = file
+                    .directives
+                    .iter()
+                    .enumerate()
+                    .find_map(|(d, directive)| {
+                        let covered = directive.problem.is_none()
+                            && directive
+                                .covers
+                                .as_ref()
+                                .is_none_or(|range| range.contains(&diagnostic.span.start));
+                        let rule = directive
+                            .rules
+                            .iter()
+                            .position(|rule| self.names_rule(&rule.name, &diagnostic.code))?;
+                        covered.then_some((d, rule))
+                    });
+                let by_config = || {
+                    matching.iter().find_map(|&index| {
+                        let entry = &self.per_file_ignores[index];
+                        let in_subtree = entry.pointer.as_deref().is_none_or(|pointer| {
+                            diagnostic.pointer == pointer
+                                || diagnostic.pointer.starts_with(&format!("{pointer}/"))
+                        });
+                        let rule = entry
+                            .rules
+                            .iter()
+                            .position(|rule| self.names_rule(&rule.value, &diagnostic.code))?;
+                        in_subtree.then_some((index, rule))
+                    })
+                };
+                if let (true, Some((d, rule))) = (silenceable, by_directive) {
+                    inline_used[d][rule] = true;
+                    let reason = file.directives[d].reason.clone();
+                    file.report
+                        .suppressed
+                        .push(Suppressed { diagnostic, reason });
+                } else if let (true, Some((index, rule))) = (silenceable, by_config()) {
+                    config_used[index][rule] = true;
+                    file.report.suppressed.push(Suppressed {
+                        diagnostic,
+                        reason: None,
+                    });
+                } else {
+                    file.report.diagnostics.push(diagnostic);
+                }
+            }
+            if let Some(unused) = &self.unused {
+                let source = file.report.file.clone();
+                let mut ctx = Ctx::new(&source, self.encoding, unused);
+                for (directive, used) in file.directives.iter().zip(&inline_used) {
+                    self.unused_directive(directive, used, &mut ctx);
+                }
+                file.report.diagnostics.extend(ctx.take_findings());
+                file.report
+                    .diagnostics
+                    .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            }
+        }
+        let (unused, config) = (self.unused.as_ref()?, self.config_file.as_ref()?);
+        let mut ctx = Ctx::new(config, self.encoding, unused);
+        for (entry, used) in self.per_file_ignores.iter().zip(&config_used) {
+            for (rule, used) in entry.rules.iter().zip(used) {
+                let Some(span) = rule.span.clone() else {
+                    continue;
+                };
+                let message = if !self.is_known(&rule.value) {
+                    format!("unknown rule `{}` in per-file-ignores", rule.value)
+                } else if !used && self.is_active(&rule.value) {
+                    format!(
+                        "`{}` in per-file-ignores for `{}` suppressed nothing",
+                        rule.value, entry.pattern.value
+                    )
+                } else {
+                    continue;
+                };
+                report(
+                    &mut ctx,
+                    message,
+                    span,
+                    "delete it, or fix the rule name or the pattern",
+                );
+            }
+        }
+        let diagnostics = ctx.take_findings();
+        (!diagnostics.is_empty()).then(|| FileReport {
+            file: config.clone(),
+            linted: false,
+            tools: 0,
+            skipped: 0,
+            diagnostics,
+            suppressed: Vec::new(),
+            internal_error: None,
+        })
+    }
+
+    /// Reports one inline directive if it is malformed, names unknown rules or silenced
+    /// nothing.
+    fn unused_directive(&self, directive: &Directive, used: &[bool], ctx: &mut Ctx<'_>) {
+        if let Some(problem) = &directive.problem {
+            report(
+                ctx,
+                problem.clone(),
+                directive.span.clone(),
+                "write `# toolcheck: ignore[rule-name]`, naming each rule it silences",
+            );
+            return;
+        }
+        for (rule, used) in directive.rules.iter().zip(used) {
+            let (message, help) = if !self.is_known(&rule.name) {
+                let names = self
+                    .metas
+                    .iter()
+                    .flat_map(|meta| [meta.code.as_str(), meta.name.as_str()]);
+                let help = match did_you_mean(&rule.name, names) {
+                    Some(close) => format!("did you mean `{close}`?"),
+                    None => "`toolcheck rules` lists every rule".to_string(),
+                };
+                (format!("unknown rule `{}` in suppression", rule.name), help)
+            } else if self.cannot_be_suppressed(&rule.name) {
+                (
+                    format!("`{}` cannot be suppressed", rule.name),
+                    "fix the manifest; a file toolcheck cannot read is never clean".to_string(),
+                )
+            } else if !used && self.is_active(&rule.name) {
+                (
+                    format!("suppression of `{}` matched no finding", rule.name),
+                    "delete it; nothing it covers is flagged by that rule".to_string(),
+                )
+            } else {
+                continue;
+            };
+            report(ctx, message, rule.span.clone(), &help);
+        }
+    }
+}
+
+fn report(ctx: &mut Ctx<'_>, message: String, span: Span, help: &str) {
+    ctx.report(Field::File, Target::Source(span), message)
+        .help(help);
+}
