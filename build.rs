@@ -94,7 +94,7 @@ fn read_catalog(root: &Path, problems: &mut Vec<String>) -> Vec<Entry> {
             }
             let native = scalar(&text, "native", true);
             if let Some(native) = &native {
-                let expected = format!("src/rules/{folder}/{}.rs", name.replace('-', "_"));
+                let expected = format!("src/rules/{family}/{}.rs", name.replace('-', "_"));
                 if *native != expected {
                     problems.push(format!(
                         "{shown}: `native: {native}`, but rule `{name}`'s check is {expected}"

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::catalog::Registry;
 use crate::config::{Config, Level};
 use crate::error::{Error, Result};
-use crate::lint::{Linter, Overrides};
+use crate::lint::{FileReport, Linter, Overrides};
 use crate::read::read_inputs;
 use crate::render::{self, Summary};
 use crate::tokens::Encoding;
@@ -181,17 +181,22 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(code) => code,
         Err(error) => {
-            let style = render::human::Style {
-                color: std::io::stderr().is_terminal() && no_color_unset(),
-                links: false,
-                width: 100,
-            };
-            let mut out = String::new();
-            let _ = render::human::handler(style).render_report(&mut out, &error);
-            eprint!("{out}");
+            print_error(&error);
             2
         }
     }
+}
+
+/// Writes an error that stops the run (exit code 2) to stderr.
+fn print_error(error: &Error) {
+    let style = render::human::Style {
+        color: std::io::stderr().is_terminal() && no_color_unset(),
+        links: false,
+        width: 100,
+    };
+    let mut out = String::new();
+    let _ = render::human::handler(style).render_report(&mut out, error);
+    eprint!("{out}");
 }
 
 fn run(cli: Cli) -> Result<i32> {
@@ -276,12 +281,35 @@ fn lint(args: LintArgs) -> Result<i32> {
         }
     };
     print(&output);
-    let too_many_warnings = args.max_warnings.is_some_and(|max| summary.warnings > max);
-    Ok(if summary.errors > 0 || too_many_warnings {
+    for report in &reports {
+        if let Some(message) = &report.internal_error {
+            print_error(&internal_error(&report.file.name, message));
+        }
+    }
+    Ok(exit_code(&reports, &summary, args.max_warnings))
+}
+
+/// 2 when a file could not be linted for a bug in toolcheck (its findings are missing), else
+/// 1 for an error or too many warnings, else 0.
+pub fn exit_code(reports: &[FileReport], summary: &Summary, max_warnings: Option<usize>) -> i32 {
+    let too_many_warnings = max_warnings.is_some_and(|max| summary.warnings > max);
+    if reports.iter().any(|report| report.internal_error.is_some()) {
+        2
+    } else if summary.errors > 0 || too_many_warnings {
         1
     } else {
         0
-    })
+    }
+}
+
+fn internal_error(file: &str, message: &str) -> Error {
+    Error::new(format!(
+        "internal error while linting `{file}`: {message}"
+    ))
+    .with_help(
+        "this is a bug in toolcheck, not a problem of the file; the other files were linted. \
+         Please report it with the file that triggers it (and the panic message above)",
+    )
 }
 
 /// `toolcheck tokens`: the same config, discovery and inputs as `lint`.

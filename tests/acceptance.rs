@@ -1,5 +1,6 @@
-//! The manifest from io.md lints clean with every rule on; the same manifest with six flaws
-//! produces exactly one finding per flaw, each at the flawed words or key.
+//! The example manifest of the README (`fixtures/examples/ask_user_question.tool.yaml`) lints
+//! clean with every rule on; the same manifest with six flaws produces exactly one finding per
+//! flaw, each at the flawed words or key.
 
 mod common;
 

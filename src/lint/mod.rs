@@ -143,3 +143,90 @@ pub(crate) fn lint_text(name: &str, text: &str) -> FileReport {
     let linter = Linter::new(&registry, &config, &Overrides::default()).expect("defaults are valid");
     linter.lint(SourceFile::new(name, text.to_string()), name.ends_with(".json"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::rule::{ActiveRule, Ctx, Rule, RunCtx, SetRef};
+    use super::*;
+    use crate::normalize::Tool;
+
+    /// A rule that panics on purpose: on the tool named `boom`, or across files.
+    struct Panics {
+        across_files: bool,
+    }
+
+    impl Rule for Panics {
+        fn check_tool(&self, tool: &Tool<'_>, _ctx: &mut Ctx<'_>) {
+            assert_ne!(tool.name(), "boom", "a rule panicked on purpose");
+        }
+
+        fn check_run(&self, _sets: &[SetRef<'_>], _ctx: &mut RunCtx<'_>) {
+            assert!(!self.across_files, "a rule panicked across files on purpose");
+        }
+    }
+
+    fn inputs() -> Vec<Input> {
+        (0..8)
+            .map(|index| {
+                let name = if index == 3 { "boom" } else { "search" };
+                Input {
+                    name: format!("f{index}.json"),
+                    bytes: format!(r#"{{"name": "{name}", "description": "Always search."}}"#)
+                        .into_bytes(),
+                }
+            })
+            .collect()
+    }
+
+    fn linter_with(rule: Option<Panics>) -> Linter {
+        let registry = Registry::builtin().unwrap();
+        let mut linter =
+            Linter::new(&registry, &Config::defaults(".".into()), &Overrides::default()).unwrap();
+        if let Some(rule) = rule {
+            let active = ActiveRule {
+                code: "X999".into(),
+                name: "panics".into(),
+                severity: Severity::Error,
+            };
+            linter.selection.rules.push((active, Box::new(rule)));
+        }
+        linter
+    }
+
+    fn codes(report: &FileReport) -> Vec<String> {
+        let found = report.diagnostics.iter();
+        found.map(|d| format!("{} {}", d.code, d.span.start)).collect()
+    }
+
+    #[test]
+    fn a_panic_on_one_file_is_its_internal_error_and_every_other_file_survives() {
+        let expected = linter_with(None).lint_all(inputs());
+        let reports = linter_with(Some(Panics { across_files: false })).lint_all(inputs());
+        assert_eq!(reports.len(), 8);
+        for (index, (report, expected)) in reports.iter().zip(&expected).enumerate() {
+            assert_eq!(report.file.name, format!("f{index}.json"));
+            if index == 3 {
+                let error = report.internal_error.as_deref().unwrap_or_default();
+                assert!(error.contains("panicked on purpose"), "{error}");
+            } else {
+                assert_eq!(report.internal_error, None);
+                assert!(!report.diagnostics.is_empty());
+                assert_eq!(codes(report), codes(expected), "{}", report.file.name);
+            }
+        }
+        let summary = crate::render::Summary::of(&reports);
+        assert_eq!(crate::cli::exit_code(&reports, &summary, None), 2);
+        assert_eq!(crate::cli::exit_code(&expected, &summary, None), 1);
+    }
+
+    #[test]
+    fn a_panic_across_files_is_reported_and_keeps_each_files_findings() {
+        let expected = linter_with(None).lint_all(inputs());
+        let mut no_boom = inputs();
+        no_boom.remove(3);
+        let reports = linter_with(Some(Panics { across_files: true })).lint_all(no_boom);
+        let error = reports[0].internal_error.as_deref().unwrap_or_default();
+        assert!(error.contains("`panics` across files"), "{error}");
+        assert_eq!(codes(&reports[1]), codes(&expected[1]));
+    }
+}

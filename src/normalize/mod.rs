@@ -169,7 +169,8 @@ impl<'a> Tool<'a> {
     }
 }
 
-/// Keys of the native manifest (io.md §1), including the schema alias.
+/// Keys of the native manifest (toolcheck's own format, in the README under "Inputs"),
+/// including the schema alias.
 const NATIVE_TOOL_KEYS: &[&str] = &[
     "name",
     "title",

@@ -1,5 +1,5 @@
 //! `--format github`: GitHub Actions workflow commands, one `::error`/`::warning`/`::notice`
-//! per diagnostic, which the runner turns into annotations on the pull request (io.md §4).
+//! per diagnostic, which the runner turns into annotations on the pull request.
 
 use super::Summary;
 use super::human::summary_line;

@@ -1,4 +1,4 @@
-//! `--format json`: one stable, versioned document (io.md §4).
+//! `--format json`: one stable, versioned document; the README documents its fields.
 
 use serde::Serialize;
 

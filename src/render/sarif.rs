@@ -1,4 +1,4 @@
-//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers (io.md §4).
+//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
 //!
 //! Hand-written structs for the part of SARIF toolcheck emits; `tests/formats.rs` validates
 //! the output against the official schema.
