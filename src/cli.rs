@@ -303,10 +303,7 @@ pub fn exit_code(reports: &[FileReport], summary: &Summary, max_warnings: Option
 }
 
 fn internal_error(file: &str, message: &str) -> Error {
-    Error::new(format!(
-        "internal error while linting `{file}`: {message}"
-    ))
-    .with_help(
+    Error::new(format!("internal error while linting `{file}`: {message}")).with_help(
         "this is a bug in toolcheck, not a problem of the file; the other files were linted. \
          Please report it with the file that triggers it (and the panic message above)",
     )

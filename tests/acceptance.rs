@@ -4,7 +4,6 @@
 
 mod common;
 
-
 fn read(path: &str) -> String {
     std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
 }

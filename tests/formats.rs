@@ -201,7 +201,8 @@ fn fingerprints_and_lines(log: &Value) -> (Vec<String>, Vec<u64>) {
 fn fingerprints_survive_edits_that_move_lines() {
     let dir = scratch("fingerprints");
     let original =
-        std::fs::read_to_string(root().join("fixtures/wording/absolute-words/invalid.yaml")).unwrap();
+        std::fs::read_to_string(root().join("fixtures/wording/absolute-words/invalid.yaml"))
+            .unwrap();
     let path = dir.join("run_tests.tool.yaml");
     std::fs::write(&path, &original).unwrap();
     let before = fingerprints_and_lines(&sarif(&dir, &["run_tests.tool.yaml"]));
@@ -271,7 +272,13 @@ fn sarif_log_of_the_examples() {
 fn json_document_of_the_examples() {
     let (code, stdout, stderr) = toolcheck(
         root(),
-        &["lint", "--no-config", "--format", "json", "fixtures/examples"],
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            "fixtures/examples",
+        ],
     );
     assert_eq!(code, 1, "{stderr}");
     let version = format!(r#""toolcheck": "{}""#, env!("CARGO_PKG_VERSION"));

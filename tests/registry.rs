@@ -106,15 +106,24 @@ fn check_examples(registry: &Registry, meta: &RuleMeta) -> Result<(), String> {
     }
     for (index, example) in examples.iter().enumerate() {
         if !matches!(example.language.as_str(), "yaml" | "json") {
-            return Err(format!("{}: block {index} is `{}`, not yaml or json", meta.name, example.language));
+            return Err(format!(
+                "{}: block {index} is `{}`, not yaml or json",
+                meta.name, example.language
+            ));
         }
         let found = findings_of(registry, meta, example);
         match example.part {
             Part::Example if found.is_empty() => {
-                return Err(format!("{}: Example block {index} is not flagged:\n{}", meta.name, example.code));
+                return Err(format!(
+                    "{}: Example block {index} is not flagged:\n{}",
+                    meta.name, example.code
+                ));
             }
             Part::UseInstead if !found.is_empty() => {
-                return Err(format!("{}: Use instead block {index} is flagged: {found:?}", meta.name));
+                return Err(format!(
+                    "{}: Use instead block {index} is flagged: {found:?}",
+                    meta.name
+                ));
             }
             _ => {}
         }

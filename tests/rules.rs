@@ -20,50 +20,58 @@ fn fixture_name(path: &Path) -> String {
 
 #[test]
 fn rule_fixtures() {
-    insta::glob!("../fixtures", "{meta,budget,wording,security,schema,names,targets}/*/*.{yaml,yml,json}", |path| {
-        let name = fixture_name(path);
-        if name.ends_with(".toolcheck.yaml") {
-            return;
-        }
-        let dir = path.parent().expect("a fixture is in its rule's folder");
-        let rule = dir.file_name().and_then(|n| n.to_str()).unwrap();
-        let report = common::lint_with_rule(path, &name, rule);
-        let file_name = path.file_name().and_then(|s| s.to_str()).unwrap();
-        if file_name.starts_with("valid") {
-            assert!(
-                report.diagnostics.is_empty(),
-                "{name} must lint clean, got:\n{}",
-                common::render_human(&report.diagnostics)
-            );
-        } else {
-            assert!(
-                file_name.starts_with("invalid"),
-                "fixture names start with valid or invalid: {name}"
-            );
-            assert!(
-                !report.diagnostics.is_empty(),
-                "{name} must produce findings"
-            );
-            for diagnostic in &report.diagnostics {
-                assert_eq!(
-                    &*diagnostic.rule, rule,
-                    "{name}: unexpected finding {}",
-                    diagnostic.message
-                );
+    insta::glob!(
+        "../fixtures",
+        "{meta,budget,wording,security,schema,names,targets}/*/*.{yaml,yml,json}",
+        |path| {
+            let name = fixture_name(path);
+            if name.ends_with(".toolcheck.yaml") {
+                return;
             }
+            let dir = path.parent().expect("a fixture is in its rule's folder");
+            let rule = dir.file_name().and_then(|n| n.to_str()).unwrap();
+            let report = common::lint_with_rule(path, &name, rule);
+            let file_name = path.file_name().and_then(|s| s.to_str()).unwrap();
+            if file_name.starts_with("valid") {
+                assert!(
+                    report.diagnostics.is_empty(),
+                    "{name} must lint clean, got:\n{}",
+                    common::render_human(&report.diagnostics)
+                );
+            } else {
+                assert!(
+                    file_name.starts_with("invalid"),
+                    "fixture names start with valid or invalid: {name}"
+                );
+                assert!(
+                    !report.diagnostics.is_empty(),
+                    "{name} must produce findings"
+                );
+                for diagnostic in &report.diagnostics {
+                    assert_eq!(
+                        &*diagnostic.rule, rule,
+                        "{name}: unexpected finding {}",
+                        diagnostic.message
+                    );
+                }
+            }
+            let input = std::fs::read_to_string(path).unwrap_or_default();
+            let language = if name.ends_with(".json") {
+                "json"
+            } else {
+                "yaml"
+            };
+            let snapshot = format!(
+                "# Input\n```{language}\n{input}```\n\n# Diagnostics\n{}",
+                common::render_human(&report.diagnostics),
+            );
+            let mut settings = insta::Settings::clone_current();
+            settings.set_snapshot_path(dir.join("snapshots"));
+            settings.set_prepend_module_to_snapshot(false);
+            settings.remove_snapshot_suffix();
+            settings.bind(|| insta::assert_snapshot!(file_name, snapshot));
         }
-        let input = std::fs::read_to_string(path).unwrap_or_default();
-        let language = if name.ends_with(".json") { "json" } else { "yaml" };
-        let snapshot = format!(
-            "# Input\n```{language}\n{input}```\n\n# Diagnostics\n{}",
-            common::render_human(&report.diagnostics),
-        );
-        let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path(dir.join("snapshots"));
-        settings.set_prepend_module_to_snapshot(false);
-        settings.remove_snapshot_suffix();
-        settings.bind(|| insta::assert_snapshot!(file_name, snapshot));
-    });
+    );
 }
 
 #[test]

@@ -5,7 +5,6 @@ mod common;
 
 use std::path::Path;
 
-
 fn lint(fixture: &str, rule: &str) -> toolcheck::lint::FileReport {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/spans")

@@ -140,8 +140,12 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 pub(crate) fn lint_text(name: &str, text: &str) -> FileReport {
     let registry = Registry::builtin().expect("the built-in catalog loads");
     let config = Config::defaults(".".into());
-    let linter = Linter::new(&registry, &config, &Overrides::default()).expect("defaults are valid");
-    linter.lint(SourceFile::new(name, text.to_string()), name.ends_with(".json"))
+    let linter =
+        Linter::new(&registry, &config, &Overrides::default()).expect("defaults are valid");
+    linter.lint(
+        SourceFile::new(name, text.to_string()),
+        name.ends_with(".json"),
+    )
 }
 
 #[cfg(test)]
@@ -161,7 +165,10 @@ mod tests {
         }
 
         fn check_run(&self, _sets: &[SetRef<'_>], _ctx: &mut RunCtx<'_>) {
-            assert!(!self.across_files, "a rule panicked across files on purpose");
+            assert!(
+                !self.across_files,
+                "a rule panicked across files on purpose"
+            );
         }
     }
 
@@ -180,8 +187,12 @@ mod tests {
 
     fn linter_with(rule: Option<Panics>) -> Linter {
         let registry = Registry::builtin().unwrap();
-        let mut linter =
-            Linter::new(&registry, &Config::defaults(".".into()), &Overrides::default()).unwrap();
+        let mut linter = Linter::new(
+            &registry,
+            &Config::defaults(".".into()),
+            &Overrides::default(),
+        )
+        .unwrap();
         if let Some(rule) = rule {
             let active = ActiveRule {
                 code: "X999".into(),
@@ -195,13 +206,18 @@ mod tests {
 
     fn codes(report: &FileReport) -> Vec<String> {
         let found = report.diagnostics.iter();
-        found.map(|d| format!("{} {}", d.code, d.span.start)).collect()
+        found
+            .map(|d| format!("{} {}", d.code, d.span.start))
+            .collect()
     }
 
     #[test]
     fn a_panic_on_one_file_is_its_internal_error_and_every_other_file_survives() {
         let expected = linter_with(None).lint_all(inputs());
-        let reports = linter_with(Some(Panics { across_files: false })).lint_all(inputs());
+        let reports = linter_with(Some(Panics {
+            across_files: false,
+        }))
+        .lint_all(inputs());
         assert_eq!(reports.len(), 8);
         for (index, (report, expected)) in reports.iter().zip(&expected).enumerate() {
             assert_eq!(report.file.name, format!("f{index}.json"));

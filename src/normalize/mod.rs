@@ -244,13 +244,13 @@ pub fn normalize<'a>(root: &'a Node, ctx: &mut Ctx<'_>) -> ToolSet<'a> {
 
 /// Normalizes with no file around it: the tool set and the `invalid-manifest` findings.
 #[cfg(test)]
-pub(crate) fn normalize_alone(root: &Node) -> (ToolSet<'_>, Vec<crate::lint::diagnostic::Diagnostic>) {
+pub(crate) fn normalize_alone(
+    root: &Node,
+) -> (ToolSet<'_>, Vec<crate::lint::diagnostic::Diagnostic>) {
     let file = crate::read::source::SourceFile::new("test", String::new());
-    let rule = crate::lint::rule::ActiveRule {
-        code: "TC001".into(),
-        name: "invalid-manifest".into(),
-        severity: crate::lint::diagnostic::Severity::Error,
-    };
+    let registry = crate::catalog::Registry::builtin().expect("the built-in catalog loads");
+    let meta = registry.native::<crate::rules::meta::invalid_manifest::InvalidManifest>();
+    let rule = crate::lint::select::active(meta, meta.default_severity);
     let mut ctx = Ctx::new(&file, crate::tokens::Encoding::default(), &rule);
     let set = normalize(root, &mut ctx);
     (set, ctx.take_findings())
