@@ -1,15 +1,24 @@
-//! Exact tiktoken counts (bpe-openai by default, tiktoken-rs without the `bpe-openai` feature;
-//! both give the same counts), with the encoding built only when a text could exceed a budget, and
-//! a per-file [`Counter`] so that no text is tokenized twice however many rules ask.
+//! Exact tiktoken counts (bpe-openai with the default `bpe-openai` feature, tiktoken-rs with
+//! `--no-default-features --features tiktoken`; both give the same counts, which tests/tokens.rs
+//! checks against tiktoken-rs as the oracle), with the encoding built only when a text could
+//! exceed a budget, and a per-file [`Counter`] so that no text is tokenized twice however many
+//! rules ask.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::normalize::Tool;
 use crate::parse::Node;
+
+#[cfg(not(any(feature = "bpe-openai", feature = "tiktoken")))]
+compile_error!(
+    "toolcheck needs a token-counting backend: build with the default `bpe-openai` feature, or \
+     with `--no-default-features --features tiktoken`"
+);
 
 /// A tiktoken encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -36,19 +45,37 @@ impl Encoding {
         tests::LOADS.with(|loads| loads.set(loads.get() + 1));
         #[cfg(feature = "bpe-openai")]
         {
-            let tokenizer = match self {
+            let tokenizer = move || match self {
                 Encoding::O200kBase => bpe_openai::o200k_base(),
                 Encoding::Cl100kBase => bpe_openai::cl100k_base(),
             };
-            tokenizer.count(text)
+            // The first use builds the encoding on a thread of its own that ends right away.
+            // regex-automata lends its pattern's search cache to the first thread that searches
+            // through a fast path the other threads keep reading: owned by a rayon worker, every
+            // pre-token split would bounce that cache line between the cores (`tokens` on the
+            // corpus ~10% slower, BENCHMARKS.md). Owned by an ended thread, each worker keeps a
+            // cache of its own.
+            static FIRST_USE: [std::sync::Once; 2] = [const { std::sync::Once::new() }; 2];
+            FIRST_USE[self as usize].call_once(|| {
+                std::thread::scope(|scope| {
+                    scope.spawn(|| tokenizer().count("a"));
+                });
+            });
+            tokenizer().count(text)
         }
-        #[cfg(not(feature = "bpe-openai"))]
+        #[cfg(all(feature = "tiktoken", not(feature = "bpe-openai")))]
         {
             let bpe = match self {
                 Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
                 Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
             };
             bpe.encode_ordinary(text).len()
+        }
+        // Only the `compile_error!` above is reported when no backend is enabled.
+        #[cfg(not(any(feature = "bpe-openai", feature = "tiktoken")))]
+        {
+            let _ = (self, text);
+            unreachable!("no token-counting backend")
         }
     }
 }
@@ -235,28 +262,19 @@ impl Counter {
             .sum();
         // Below this, threads cost more than they save.
         const PARALLEL_BYTES: usize = 64 * 1024;
-        let chunks = if bytes < PARALLEL_BYTES {
-            1
-        } else {
-            4 * std::thread::available_parallelism().map_or(1, |n| n.get())
-        };
-        let per_chunk = jobs.len().div_ceil(chunks).max(1);
-        let mut batches: Vec<Vec<Job<'_>>> = Vec::new();
-        let mut jobs = jobs.into_iter().peekable();
-        while jobs.peek().is_some() {
-            batches.push(jobs.by_ref().take(per_chunk).collect());
-        }
         let encoding = self.encoding;
-        let counted = crate::parallel::map_in_order(batches, |batch| {
-            batch
-                .into_iter()
-                .map(|job| match job {
-                    Job::Text(node_key, text) => (node_key, false, encoding.count(text)),
-                    Job::Schema(node_key, text) => (node_key, true, encoding.count(&text)),
-                })
-                .collect::<Vec<_>>()
-        });
-        for (node_key, schema, count) in counted.into_iter().flatten() {
+        let count = |job: Job<'_>| match job {
+            Job::Text(node_key, text) => (node_key, false, encoding.count(text)),
+            Job::Schema(node_key, text) => (node_key, true, encoding.count(&text)),
+        };
+        // Rayon splits the jobs adaptively (further when a thread steals), so texts of very
+        // different sizes still spread over all cores.
+        let counted: Vec<(NodeKey, bool, usize)> = if bytes < PARALLEL_BYTES {
+            jobs.into_iter().map(count).collect()
+        } else {
+            jobs.into_par_iter().map(count).collect()
+        };
+        for (node_key, schema, count) in counted {
             if schema {
                 if let Some(entry) = self.schemas.get_mut(&node_key) {
                     entry.tokens = Some(count);

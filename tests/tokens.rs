@@ -252,3 +252,221 @@ fn every_corpus_file_is_counted() {
     }
     assert_eq!(report["total"]["loaded_tokens"], sum);
 }
+
+// The oracle: `Encoding::count` (bpe-openai in the default build) against tiktoken-rs
+// `encode_ordinary`, a dev-dependency only, so the default binary never links it. (The exact
+// counts from Python tiktoken are the unit tests in src/tokens.rs.)
+
+fn oracle(encoding: Encoding) -> &'static tiktoken_rs::CoreBPE {
+    match encoding {
+        Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
+        Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+    }
+}
+
+/// Checks every text with both encodings; returns how many (text, encoding) pairs it checked.
+fn assert_same_counts_as_tiktoken_rs<'t>(texts: impl IntoIterator<Item = &'t str>) -> usize {
+    let mut checked = 0;
+    let mut mismatches = Vec::new();
+    for text in texts {
+        for encoding in Encoding::ALL {
+            let expected = oracle(encoding).encode_ordinary(text).len();
+            let actual = encoding.count(text);
+            if actual != expected {
+                let shown: String = text.chars().take(80).collect();
+                mismatches.push(format!(
+                    "{encoding}: {actual} (tiktoken-rs {expected}) for {} bytes {shown:?}",
+                    text.len()
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{} of {checked} counts differ from tiktoken-rs:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+    checked
+}
+
+/// Hand-picked texts where tokenizers tend to differ: the pre-tokenizer's case, letter, digit,
+/// contraction and whitespace rules (o200k and cl100k split differently), and non-Latin scripts.
+const ORACLE_TEXTS: &[&str] = &[
+    "",
+    "a",
+    "hello world",
+    "Search the documentation by keyword and return the ten best matching pages.",
+    "Don't call this tool for code; it's for docs. I'm sure THEY'RE fine, we'll see, you've 'quoted' it",
+    "camelCaseIdentifier HTTPServerError snake_case_name SCREAMING_CASE kebab-case-name ALLCAPS",
+    "v1.2.3 3.14159 1,000,000 -42 0x1F 1e-9 2026-11-30T06:25Z 12345678901234567890",
+    "Hello!!! ...? (yes) [no] {maybe} <tag> a/b\\c @user #tag $5 50% ^_^ ~/path `cmd` | & *",
+    "<|endoftext|> <|im_start|>system<|im_end|> <|fim_prefix|>",
+    "https://example.com/api/v2/search?q=rust+tokenizer&limit=10#results",
+    // Unicode: Latin with diacritics (composed and decomposed), Greek, Cyrillic, Arabic,
+    // Hebrew, Devanagari with combining marks, Thai, Georgian.
+    "Caf\u{e9} d\u{e9}j\u{e0} vu, na\u{ef}ve fa\u{e7}ade, \u{c6}r\u{f8}sk\u{f8}bing, Stra\u{df}e, \u{130}stanbul",
+    "Cafe\u{301} de\u{301}ja\u{300} vu, n\u{303}o, a\u{308}\u{332}",
+    "\u{395}\u{3bb}\u{3bb}\u{3b7}\u{3bd}\u{3b9}\u{3ba}\u{3ac} \u{420}\u{443}\u{441}\u{441}\u{43a}\u{438}\u{439} \u{627}\u{644}\u{639}\u{631}\u{628}\u{64a}\u{629} \u{5e2}\u{5d1}\u{5e8}\u{5d9}\u{5ea}",
+    "\u{939}\u{93f}\u{928}\u{94d}\u{926}\u{940} \u{92e}\u{947}\u{902} \u{916}\u{94b}\u{91c}\u{947}\u{902} \u{e20}\u{e32}\u{e29}\u{e32}\u{e44}\u{e17}\u{e22} \u{10e5}\u{10d0}\u{10e0}\u{10d7}\u{10e3}\u{10da}\u{10d8}",
+    "non\u{a0}breaking\u{2003}em\u{3000}ideographic\u{200b}zero-width\u{feff}bom\u{200e}lrm\u{2028}ls\u{2029}ps",
+    "\u{1d54f}\u{1d552}\u{1d565}\u{1d559} \u{2160}\u{2161}\u{2162} \u{bd}\u{b2}\u{2075} \u{661}\u{662}\u{663} \u{ff11}\u{ff12}\u{ff13}",
+    // CJK: Chinese with full-width punctuation, Japanese, Korean, full-width Latin.
+    "\u{5929}\u{6c14}\u{9884}\u{62a5}\u{ff1a}\u{67e5}\u{8be2}\u{57ce}\u{5e02}\u{7684}\u{5f53}\u{524d}\u{5929}\u{6c14}\u{3002}\u{8fd4}\u{56de}\u{6e29}\u{5ea6}\u{ff08}\u{6444}\u{6c0f}\u{5ea6}\u{ff09}\u{3002}",
+    "\u{6771}\u{4eac}\u{306e}\u{5929}\u{6c17}\u{3092}\u{8abf}\u{3079}\u{3066}\u{304f}\u{3060}\u{3055}\u{3044}\u{3002}\u{30ab}\u{30bf}\u{30ab}\u{30ca}\u{3082}\u{3002}",
+    "\u{c11c}\u{c6b8}\u{c758} \u{b0a0}\u{c528}\u{b97c} \u{c54c}\u{b824}\u{c8fc}\u{c138}\u{c694}. \u{ff21}\u{ff22}\u{ff23} \u{ff41}\u{ff42}\u{ff43}",
+    // Emoji: ZWJ sequences, skin tones, flags, keycaps, variation selectors.
+    "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}\u{200d}\u{1f466} family \u{1f3f3}\u{fe0f}\u{200d}\u{1f308} \u{1f44d}\u{1f3fd} \u{1f1fa}\u{1f1f8}\u{1f1ef}\u{1f1f5} 1\u{fe0f}\u{20e3} \u{2764}\u{fe0f} \u{1f600}\u{1f600}\u{1f600}",
+    "Deploy \u{1f680} done \u{2705} failed \u{274c} warning \u{26a0}\u{fe0f}",
+    // Whitespace: runs before words, punctuation and line ends, CRLF, tabs, trailing runs.
+    "a \n\n\t  b",
+    "   leading and trailing   ",
+    "line one\r\nline two\r\n\r\n  indented\n\t\ttabbed\n\n\n",
+    "word     word\n     \n     word\t \t \tword \u{a0} \u{a0}word",
+    "  \n  \n  \n",
+    " ! ? . , ; : \n!\n?\n",
+    "1 2  3   4    5     6      7       8",
+    // Code.
+    "fn main() {\n    let xs: Vec<u32> = (0..10).map(|x| x * 2).collect();\n    println!(\"{xs:?}\");\n}\n",
+    "def search(query: str, limit: int = 10) -> list[dict]:\n    \"\"\"Return the best pages.\"\"\"\n    if not query:\n        raise ValueError('empty')\n    return [p for p in pages if query in p][:limit]\n",
+    "const x = await fetch(`/api?q=${encodeURIComponent(q)}`).then(r => r.json()); // ok?\n",
+    "for f in *.json; do jq -r '.tools[].name' \"$f\" 2>/dev/null || echo \"bad: $f\"; done",
+    "SELECT id, name FROM tools WHERE name LIKE '%search%' ORDER BY 2 DESC LIMIT 10;",
+    "^[a-zA-Z0-9_-]{1,64}$ (?:\\s+|\\d{3,}) [^\\p{L}]",
+    // JSON, compact and pretty, with escapes.
+    r#"{"type":"object","properties":{"query":{"type":"string"}}}"#,
+    "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100},\n    \"tags\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}\n  },\n  \"required\": [\"limit\"],\n  \"additionalProperties\": false\n}",
+    r#"{"text":"caf\u00e9 \ud83d\ude00 \"quoted\" \\ back\/slash\n","n":[1,2.5,-3e10,null,true,false,{}]}"#,
+];
+
+#[test]
+fn counts_match_tiktoken_rs_on_fixed_texts() {
+    assert_same_counts_as_tiktoken_rs(ORACLE_TEXTS.iter().copied());
+}
+
+#[test]
+fn counts_match_tiktoken_rs_on_long_runs() {
+    const UNITS: [&str; 11] = [
+        " ", "\n", "\t", " \n", "\r\n", "a", "A", "7", "!", "\u{a0}", "\u{4e00}",
+    ];
+    let mut texts = Vec::new();
+    for n in (1..=40).chain([63, 64, 65, 127, 128, 129, 255, 256, 1000, 4097]) {
+        for unit in UNITS {
+            texts.push(unit.repeat(n));
+        }
+        texts.push(format!("{}word", " ".repeat(n)));
+        texts.push(format!("word{}", " ".repeat(n)));
+        texts.push(format!("a{}b", " ".repeat(n)));
+        texts.push(format!("x{}\n{}y", " ".repeat(n), "\t".repeat(n % 5)));
+    }
+    texts.push("a".repeat(20_000));
+    texts.push(" ".repeat(20_000));
+    texts.push("1234567890".repeat(2_000));
+    texts.push("\u{1f600}".repeat(2_000));
+    // A base64-like string: no spaces, mixed classes.
+    let mut state = 0x9e37_79b9_u32;
+    let base64: String = (0..20_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[state as usize % 64]
+                as char
+        })
+        .collect();
+    texts.push(base64);
+    assert_same_counts_as_tiktoken_rs(texts.iter().map(String::as_str));
+}
+
+/// Random concatenations (fixed seed) of the fixed texts' characters and fragments, so that
+/// pieces meet at every kind of boundary: letters after marks, digits after spaces, etc.
+#[test]
+fn counts_match_tiktoken_rs_on_mixed_fragments() {
+    let fragments: Vec<String> = ORACLE_TEXTS
+        .iter()
+        .flat_map(|text| {
+            let words: Vec<String> = text.split_inclusive(' ').map(str::to_string).collect();
+            let chars: Vec<String> = text.chars().map(String::from).collect();
+            words.into_iter().chain(chars)
+        })
+        .chain(["  ", "\n", "\n\n", " \t", "'s", "'S", "'ll", "123", "4567"].map(String::from))
+        .collect();
+    let mut state = 0x2545_f491_u64;
+    let mut next = move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    };
+    let texts: Vec<String> = (0..2_000)
+        .map(|_| {
+            (0..1 + next(24))
+                .map(|_| fragments[next(fragments.len())].as_str())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        assert_same_counts_as_tiktoken_rs(texts.iter().map(String::as_str)),
+        4_000
+    );
+}
+
+/// Real tool text: every string of every corpus file (`../shared/corpora`, present in
+/// development and CI) and of the repository's fixtures, plus each fixture file whole.
+#[test]
+fn counts_match_tiktoken_rs_on_corpus_and_fixture_strings() {
+    fn strings(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(text) => out.push(text.clone()),
+            Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
+            Value::Object(map) => {
+                for (key, item) in map {
+                    out.push(key.clone());
+                    strings(item, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path
+                .extension()
+                .is_some_and(|ext| ext == "json" || ext == "yaml" || ext == "yml")
+            {
+                out.push(path);
+            }
+        }
+    }
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    files(&manifest.join("fixtures"), &mut paths);
+    let fixtures = paths.len();
+    files(&manifest.join("../shared/corpora"), &mut paths);
+    if paths.len() == fixtures {
+        eprintln!("corpus not found: checking the fixtures only");
+    }
+    let mut texts = Vec::new();
+    for (index, path) in paths.iter().enumerate() {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        if let Ok(value) = serde_json::from_str::<Value>(&text) {
+            strings(&value, &mut texts);
+        }
+        if index < fixtures {
+            texts.push(text);
+        }
+    }
+    texts.sort();
+    texts.dedup();
+    assert!(texts.len() > 1_000, "only {} texts", texts.len());
+    assert_same_counts_as_tiktoken_rs(texts.iter().map(String::as_str));
+}
