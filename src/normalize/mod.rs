@@ -94,7 +94,7 @@ impl<'a> Tool<'a> {
         }
     }
 
-    /// The tool's name, or `""` when it has none (TC001 already reported it).
+    /// The tool's name, or `""` when it has none (`invalid-manifest` already reported it).
     pub fn name(&self) -> &'a str {
         self.name
             .and_then(|entry| entry.value.as_str())
@@ -442,7 +442,7 @@ enum Expect {
     Object,
     Array,
     Bool,
-    /// JSON Schema allows `true`/`false` as schemas; TC402 judges those, not TC001.
+    /// JSON Schema allows `true`/`false` as schemas; `non-object-root` judges those, not `invalid-manifest`.
     Schema,
 }
 
@@ -487,7 +487,7 @@ impl Expect {
     }
 }
 
-/// The entry when its value has the expected type; `null` counts as absent; otherwise TC001.
+/// The entry when its value has the expected type; `null` counts as absent; otherwise `invalid-manifest`.
 fn typed<'a>(
     entry: &'a Entry,
     expect: Expect,

@@ -1,3 +1,6 @@
+//! The check of `too-many-tools`. Its code, docs and default options are in
+//! `rules/budget/too-many-tools.yaml`.
+
 use serde::Deserialize;
 
 use super::helpers::report_set;

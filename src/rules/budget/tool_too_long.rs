@@ -1,3 +1,6 @@
+//! The check of `tool-too-long`. Its code, docs and default options are in
+//! `rules/budget/tool-too-long.yaml`.
+
 use serde::Deserialize;
 
 use crate::lint::diagnostic::Field;

@@ -1,3 +1,6 @@
+//! The check of `toolset-too-large`. Its code, docs and default options are in
+//! `rules/budget/toolset-too-large.yaml`.
+
 use serde::Deserialize;
 
 use super::helpers::report_set;

@@ -1,3 +1,6 @@
+//! The check of `duplicate-tool-name`. Its code, docs and default options are in
+//! `rules/names/duplicate-tool-name.yaml`.
+
 use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;

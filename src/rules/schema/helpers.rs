@@ -103,7 +103,7 @@ impl<'a> Limit<'a> {
     }
 }
 
-/// The tool's well-formed `limits` entries (TC001 reports the malformed ones).
+/// The tool's well-formed `limits` entries (`invalid-manifest` reports the malformed ones).
 pub(crate) fn limits<'a>(tool: &Tool<'a>) -> Vec<Limit<'a>> {
     let items = tool
         .limits

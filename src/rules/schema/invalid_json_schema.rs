@@ -1,3 +1,6 @@
+//! The check of `invalid-json-schema`. Its code, docs and default options are in
+//! `rules/schema/invalid-json-schema.yaml`.
+
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, ValidationError};
 use serde::Deserialize;

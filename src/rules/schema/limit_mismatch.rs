@@ -1,3 +1,6 @@
+//! The check of `limit-mismatch`. Its code, docs and default options are in
+//! `rules/schema/limit-mismatch.yaml`.
+
 use serde::Deserialize;
 
 use super::helpers::{self, Bound, Limit, format_number};

@@ -1,3 +1,6 @@
+//! The check of `non-object-root`. Its code, docs and default options are in
+//! `rules/schema/non-object-root.yaml`.
+
 use serde::Deserialize;
 
 use crate::lint::diagnostic::{Field, Severity};

@@ -1,3 +1,6 @@
+//! The check of `runtime-limit-not-stated`. Its code, docs and default options are in
+//! `rules/schema/runtime-limit-not-stated.yaml`.
+
 use std::sync::LazyLock;
 
 use regex::Regex;

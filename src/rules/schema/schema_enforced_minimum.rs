@@ -1,3 +1,6 @@
+//! The check of `schema-enforced-minimum`. Its code, docs and default options are in
+//! `rules/schema/schema-enforced-minimum.yaml`.
+
 use serde::Deserialize;
 
 use super::helpers::{self, Bound, Limit, format_number};
