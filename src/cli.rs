@@ -102,7 +102,7 @@ struct TokensArgs {
     #[arg(long, value_parser = parse_encoding)]
     tokenizer: Option<Encoding>,
     /// The context window each set total is related to, in tokens
-    #[arg(long, value_name = "TOKENS", default_value_t = crate::tokens_report::DEFAULT_WINDOW,
+    #[arg(long, value_name = "TOKENS", default_value_t = crate::tokens::report::DEFAULT_WINDOW,
           value_parser = parse_window)]
     window: usize,
     /// The name standard input is reported under; its extension picks YAML or JSON
@@ -314,12 +314,13 @@ fn tokens(args: TokensArgs) -> Result<i32> {
     let config = load_config(&args.config)?;
     let encoding = args.tokenizer.unwrap_or(config.tokenizer);
     let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
-    let report = crate::tokens_report::report(inputs, &Registry::builtin()?, encoding, args.window);
+    let report =
+        crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, args.window);
     print(&match args.format {
-        TokensFormat::Json => crate::tokens_report::render_json(&report),
-        TokensFormat::Human => crate::tokens_report::render_human(
+        TokensFormat::Json => crate::tokens::report::render_json(&report),
+        TokensFormat::Human => crate::tokens::report::render_human(
             &report,
-            crate::tokens_report::Style {
+            crate::tokens::report::Style {
                 color: use_color(args.color),
             },
         ),

@@ -20,4 +20,3 @@ pub mod rules;
 pub mod suggest;
 pub mod suppress;
 pub mod tokens;
-pub mod tokens_report;

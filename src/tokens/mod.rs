@@ -4,6 +4,8 @@
 //! exceed a budget, and a per-file [`Counter`] so that no text is tokenized twice however many
 //! rules ask.
 
+pub mod report;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
