@@ -38,6 +38,9 @@ pub const CONFIG_TEMPLATE: &str = r#"# toolcheck.yaml: settings for toolcheck, t
 # Token encoding for the token budgets: o200k_base or cl100k_base.
 # tokenizer: o200k_base
 
+# The largest file read, in bytes (32 MiB); a larger one is an error, not a slow run.
+# max-file-size: 33554432
+
 # Directories of your own rule files (the same format as toolcheck's rules/), e.g. ["./team-rules"].
 # rulesets: []
 

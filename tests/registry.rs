@@ -1,6 +1,8 @@
 //! The catalog as a whole: unique codes and names, documented rules, and every rule's doc
 //! examples behave as they claim.
 
+mod common;
+
 use toolcheck::catalog::docs::{self, DocExample, Part};
 use toolcheck::catalog::{Registry, RuleMeta};
 use toolcheck::config::Config;
@@ -87,6 +89,7 @@ fn findings_of(registry: &Registry, meta: &RuleMeta, example: &DocExample) -> Ve
     let json = example.language == "json";
     let name = if json { "example.json" } else { "example.yaml" };
     let report = linter.lint(SourceFile::new(name, example.code.clone()), json);
+    common::assert_spans_on_char_boundaries(&report);
     report
         .diagnostics
         .iter()

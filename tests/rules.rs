@@ -31,6 +31,7 @@ fn rule_fixtures() {
             let dir = path.parent().expect("a fixture is in its rule's folder");
             let rule = dir.file_name().and_then(|n| n.to_str()).unwrap();
             let report = common::lint_with_rule(path, &name, rule);
+            common::assert_spans_on_char_boundaries(&report);
             let file_name = path.file_name().and_then(|s| s.to_str()).unwrap();
             if file_name.starts_with("valid") {
                 assert!(

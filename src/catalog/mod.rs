@@ -222,10 +222,13 @@ fn load_dir(dir: &Path) -> Result<Vec<Registered>> {
     paths
         .iter()
         .map(|path| {
-            let text = std::fs::read_to_string(path).map_err(|error| {
+            let bytes =
+                crate::read::read_file(path, "rule file", crate::read::DEFAULT_MAX_FILE_SIZE)?;
+            let text = String::from_utf8(bytes).map_err(|error| {
                 Error::new(format!(
-                    "cannot read rule file `{}`: {error}",
-                    path.display()
+                    "cannot read rule file `{}`: {}",
+                    path.display(),
+                    crate::read::not_utf8(error.utf8_error().valid_up_to())
                 ))
             })?;
             let name = path.display().to_string();

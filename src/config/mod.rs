@@ -17,7 +17,14 @@ pub const FILE_NAMES: [&str; 2] = ["toolcheck.yaml", ".toolcheck.yaml"];
 
 pub const DEFAULT_INCLUDE: [&str; 2] = ["**/*.tool.{yaml,yml,json}", "**/*.tools.{yaml,yml,json}"];
 
-pub const TOP_KEYS: &[&str] = &["include", "exclude", "tokenizer", "rules", "rulesets"];
+pub const TOP_KEYS: &[&str] = &[
+    "include",
+    "exclude",
+    "tokenizer",
+    "max-file-size",
+    "rules",
+    "rulesets",
+];
 pub const RULES_KEYS: &[&str] = &[
     "select",
     "ignore",
@@ -80,6 +87,8 @@ pub struct Config {
     /// Glob (with an optional `#/json/pointer` suffix) → rule selectors.
     pub per_file_ignores: Vec<(Spanned, Vec<Spanned>)>,
     pub rulesets: Vec<PathBuf>,
+    /// The largest input read, in bytes.
+    pub max_file_size: u64,
 }
 
 impl Config {
@@ -88,6 +97,7 @@ impl Config {
         Config {
             root,
             include: DEFAULT_INCLUDE.iter().map(|s| s.to_string()).collect(),
+            max_file_size: crate::read::DEFAULT_MAX_FILE_SIZE,
             ..Config::default()
         }
     }
@@ -104,10 +114,13 @@ impl Config {
     }
 
     pub fn load(path: &Path) -> Result<Config> {
-        let text = std::fs::read_to_string(path).map_err(|error| {
+        let bytes =
+            crate::read::read_file(path, "config file", crate::read::DEFAULT_MAX_FILE_SIZE)?;
+        let text = String::from_utf8(bytes).map_err(|error| {
             Error::new(format!(
-                "cannot read config file `{}`: {error}",
-                path.display()
+                "cannot read config file `{}`: {}",
+                path.display(),
+                crate::read::not_utf8(error.utf8_error().valid_up_to())
             ))
         })?;
         let root = path
@@ -149,6 +162,17 @@ impl Config {
                         config.tokenizer = name.value.parse().map_err(|message: String| {
                             Error::at(&file, entry.value.span.clone(), message)
                         })?;
+                    }
+                    "max-file-size" => {
+                        config.max_file_size = match entry.value.as_f64() {
+                            Some(bytes) if bytes >= 1.0 && bytes.fract() == 0.0 => bytes as u64,
+                            _ => {
+                                return Err(reader.error(
+                                    &entry.value,
+                                    "a number of bytes (a positive integer)",
+                                ));
+                            }
+                        }
                     }
                     "rules" => reader.rules(&entry.value, &mut config)?,
                     "rulesets" => {

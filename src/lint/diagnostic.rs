@@ -132,7 +132,7 @@ impl Diagnostic {
         self.related.push(Related {
             message: message.into(),
             file: file.clone(),
-            span,
+            span: crate::lint::rule::on_char_boundaries(&file.text, span),
         });
         self
     }

@@ -44,7 +44,8 @@ impl Parsed {
                 Ok(file) => Parsed::from_text(file, json, invalid_manifest),
                 Err((file, offset)) => {
                     let rule = invalid_manifest;
-                    let span = offset..offset + 1;
+                    // The invalid bytes read as U+FFFD in the text: underline that character.
+                    let span = offset..offset + '\u{FFFD}'.len_utf8();
                     let help = Some("save the file as UTF-8");
                     let unreadable = unreadable(&file, rule, span, not_utf8(offset), help);
                     Parsed::new(file, json, None, unreadable)

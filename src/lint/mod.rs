@@ -108,7 +108,7 @@ impl Linter {
 /// One input through read → parse → normalize exactly as `lint` reads it, for a command that
 /// needs the tool set but no rules (`toolcheck tokens`). `with_set` gets the tool set; the
 /// error is why the file has none. Problems of shape (`invalid-manifest` findings in `lint`)
-/// do not stop it: what can be read is there.
+/// stop it only when no tool could be read.
 pub fn with_tool_set<R>(
     input: Input,
     registry: &Registry,
@@ -120,7 +120,13 @@ pub fn with_tool_set<R>(
     match (&parsed.root, parsed.problem()) {
         (Some(root), None) => {
             let mut ctx = rule::Ctx::new(&parsed.file, encoding, &invalid_manifest);
-            Ok(with_set(&crate::normalize::normalize(root, &mut ctx)))
+            let set = crate::normalize::normalize(root, &mut ctx);
+            // Nothing readable at all (an empty document, no tool shape) is an error here as
+            // in `lint`; a few bad fields among readable tools are not.
+            match ctx.take_findings().first() {
+                Some(problem) if set.tools.is_empty() => Err(problem.message.clone()),
+                _ => Ok(with_set(&set)),
+            }
         }
         (_, problem) => Err(problem.unwrap_or_default()),
     }

@@ -63,8 +63,8 @@ pub enum Target<'a> {
     Value(&'a Node),
     /// A mapping key (e.g. a property name).
     Key(&'a Entry),
-    /// The first byte of a node: a finding about a whole document or object that should not
-    /// print all of it.
+    /// The first character of a node: a finding about a whole document or object that should
+    /// not print all of it.
     Start(&'a Node),
     /// A byte range of the source that is no node, such as a comment; no pointer.
     Source(Span),
@@ -89,6 +89,23 @@ pub struct Ctx<'a> {
     rule: ActiveRule,
     tool: Option<String>,
     findings: Vec<Diagnostic>,
+    /// The rule's consecutive findings in one text, to cap them at [`MAX_PER_TEXT`].
+    text_run: Option<TextRun>,
+    /// The first finding over the cap, which becomes the summary of the rest.
+    over_cap: Option<Diagnostic>,
+    /// Where findings past that one go (and are dropped).
+    dropped: Option<Diagnostic>,
+}
+
+/// The most findings one rule reports in one text; the rest become one summary finding, so a
+/// huge text with thousands of hits stays readable (and cheap to print).
+pub const MAX_PER_TEXT: usize = 50;
+
+/// One rule's run of findings in one text.
+struct TextRun {
+    code: Arc<str>,
+    pointer: String,
+    count: usize,
 }
 
 impl<'a> Ctx<'a> {
@@ -101,17 +118,45 @@ impl<'a> Ctx<'a> {
             rule: rule.clone(),
             tool: None,
             findings: Vec::new(),
+            text_run: None,
+            over_cap: None,
+            dropped: None,
         }
     }
 
     /// Findings from now on are `rule`'s.
     pub fn set_rule(&mut self, rule: &ActiveRule) {
+        self.end_text_run();
         self.rule = rule.clone();
     }
 
     /// Findings from now on belong to `tool` (`None`: file-level).
     pub fn set_tool(&mut self, tool: Option<&str>) {
+        self.end_text_run();
         self.tool = tool.map(str::to_string);
+    }
+
+    /// Closes the current run of findings in one text: when it went over the cap, its first
+    /// finding past the cap stands for all of them.
+    fn end_text_run(&mut self) {
+        let Some(run) = self.text_run.take() else {
+            return;
+        };
+        if let Some(mut summary) = self.over_cap.take() {
+            let more = run.count - MAX_PER_TEXT - 1;
+            if more > 0 {
+                summary.message = format!(
+                    "{} (and {more} more like it in this text, not shown)",
+                    summary.message
+                );
+                summary.help = Some(format!(
+                    "`{}` shows its first {MAX_PER_TEXT} findings in one text and sums up the \
+                     rest here; fix these and run again to see the others",
+                    summary.rule
+                ));
+            }
+            self.findings.push(summary);
+        }
     }
 
     pub fn report(
@@ -120,21 +165,50 @@ impl<'a> Ctx<'a> {
         target: Target<'_>,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
+        let text_node = match &target {
+            Target::Text(node, _) => Some(*node),
+            _ => None,
+        };
+        let same_run = self.text_run.as_ref().is_some_and(|run| {
+            run.code == self.rule.code && text_node.is_some_and(|node| run.pointer == node.pointer)
+        });
+        if !same_run {
+            self.end_text_run();
+            self.text_run = text_node.map(|node| TextRun {
+                code: self.rule.code.clone(),
+                pointer: node.pointer.clone(),
+                count: 0,
+            });
+        }
+        let count = self.text_run.as_mut().map_or(0, |run| {
+            run.count += 1;
+            run.count
+        });
         let (span, pointer) = match target {
             Target::Value(node) => (node.span.clone(), node.pointer.clone()),
             Target::Key(entry) => (entry.key_span.clone(), entry.value.pointer.clone()),
             Target::Start(node) => {
                 let start = node.span.start;
-                let end = start + usize::from(node.span.end > start);
+                // The first character, whole: a span never ends inside a UTF-8 sequence.
+                let first = self.file.text.get(start..node.span.end.max(start));
+                let end = start
+                    + first
+                        .and_then(|text| text.chars().next())
+                        .map_or(0, char::len_utf8);
                 (start..end, node.pointer.clone())
             }
             Target::Source(span) => (span, String::new()),
+            // Past the cap the finding is dropped: mapping its words back is wasted work.
+            Target::Text(node, _) if count > MAX_PER_TEXT + 1 => {
+                (node.span.clone(), node.pointer.clone())
+            }
             Target::Text(node, range) => (
                 node.source_range(&self.file.text, range),
                 node.pointer.clone(),
             ),
         };
-        self.findings.push(Diagnostic {
+        let span = on_char_boundaries(&self.file.text, span);
+        let diagnostic = Diagnostic {
             code: self.rule.code.clone(),
             rule: self.rule.name.clone(),
             severity: self.rule.severity,
@@ -147,11 +221,88 @@ impl<'a> Ctx<'a> {
             pointer,
             span,
             related: Vec::new(),
-        });
+        };
+        if count > MAX_PER_TEXT + 1 {
+            return self.dropped.insert(diagnostic);
+        }
+        if count == MAX_PER_TEXT + 1 {
+            return self.over_cap.insert(diagnostic);
+        }
+        self.findings.push(diagnostic);
         self.findings.last_mut().expect("a finding was just pushed")
     }
 
     pub fn take_findings(&mut self) -> Vec<Diagnostic> {
+        self.end_text_run();
         std::mem::take(&mut self.findings)
+    }
+}
+
+/// `span` widened to whole characters of `text` and clamped to it, so that no output (and no
+/// renderer) ever slices a UTF-8 sequence.
+pub(crate) fn on_char_boundaries(text: &str, span: Span) -> Span {
+    let mut start = span.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = span.end.clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_in_one_text_are_capped_with_a_summary() {
+        let text = r#"{"a": "always", "b": "always"}"#;
+        let file = SourceFile::new("t.json", text.to_string());
+        let root = crate::parse::json::parse(text).unwrap();
+        let (a, b) = (root.get("a").unwrap(), root.get("b").unwrap());
+        let rule = ActiveRule {
+            code: "X001".into(),
+            name: "x".into(),
+            severity: Severity::Error,
+        };
+        let mut ctx = Ctx::new(&file, Encoding::default(), &rule);
+        for _ in 0..120 {
+            ctx.report(Field::Description, Target::Text(a, 0..6), "hit")
+                .help("help");
+        }
+        // Another text starts a new run.
+        for _ in 0..3 {
+            ctx.report(Field::Description, Target::Text(b, 0..6), "hit");
+        }
+        let found = ctx.take_findings();
+        assert_eq!(found.len(), MAX_PER_TEXT + 1 + 3);
+        let summary = &found[MAX_PER_TEXT];
+        assert_eq!(summary.pointer, "/a");
+        assert_eq!(
+            summary.message,
+            "hit (and 69 more like it in this text, not shown)"
+        );
+        assert!(
+            summary
+                .help
+                .as_deref()
+                .unwrap()
+                .contains("first 50 findings")
+        );
+        assert!(found[..MAX_PER_TEXT].iter().all(|d| d.message == "hit"));
+        assert!(found[MAX_PER_TEXT + 1..].iter().all(|d| d.pointer == "/b"));
+    }
+    #[test]
+    fn spans_are_widened_to_whole_characters_and_clamped() {
+        let text = "aé€b";
+        // `é` is bytes 1..3, `€` 3..6.
+        assert_eq!(super::on_char_boundaries(text, 2..2), 1..3);
+        assert_eq!(super::on_char_boundaries(text, 1..2), 1..3);
+        assert_eq!(super::on_char_boundaries(text, 2..4), 1..6);
+        assert_eq!(super::on_char_boundaries(text, 0..1), 0..1);
+        assert_eq!(super::on_char_boundaries(text, 5..100), 3..7);
+        assert_eq!(super::on_char_boundaries(text, 100..200), 7..7);
     }
 }

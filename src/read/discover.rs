@@ -1,5 +1,7 @@
 //! Which files a run lints: explicit files always, directories walked with `include` /
-//! `exclude` and `.gitignore`, `-` for standard input. The order is sorted and stable.
+//! `exclude` and `.gitignore` (symbolic links followed), `-` for standard input. Each file is
+//! linted once, however many names reach it, and the order is sorted by path (standard input
+//! first), whatever the order of the command line.
 
 use std::path::{Path, PathBuf};
 
@@ -37,15 +39,21 @@ impl Discovery {
         } else {
             paths
         };
-        let mut explicit = Vec::new();
-        let mut walked = Vec::new();
+        let mut found = Vec::new();
+        let mut stdin = false;
         for path in paths {
             if path.as_os_str() == "-" {
-                explicit.push(Target::Stdin);
+                stdin = true;
             } else if path.is_dir() {
-                walked.extend(self.walk(path)?);
+                found.extend(self.walk(path)?);
             } else if path.exists() {
-                explicit.push(Target::File(path.clone()));
+                found.push(path.clone());
+            } else if path.symlink_metadata().is_ok() {
+                return Err(Error::new(format!(
+                    "`{}` is a symbolic link that cannot be followed",
+                    path.display()
+                ))
+                .with_help("its target does not exist, or the links form a loop"));
             } else {
                 return Err(Error::new(format!(
                     "path `{}` does not exist",
@@ -53,12 +61,16 @@ impl Discovery {
                 )));
             }
         }
-        walked.sort();
-        walked.dedup();
-        // A set, not `Vec::contains`: a directory of thousands of files would be quadratic.
-        let named: std::collections::BTreeSet<Target> = explicit.iter().cloned().collect();
-        let mut targets = explicit;
-        targets.extend(walked.into_iter().filter(|target| !named.contains(target)));
+        // One file, one report: `a.json` and `./a.json`, or a link and its target, are the same
+        // file. The name first in path order wins, whatever order the walk found them in.
+        found.sort_by_cached_key(|path| display_name(path));
+        let mut seen = std::collections::HashSet::new();
+        found.retain(|path| seen.insert(std::fs::canonicalize(path).unwrap_or(path.clone())));
+        let targets: Vec<Target> = stdin
+            .then_some(Target::Stdin)
+            .into_iter()
+            .chain(found.into_iter().map(Target::File))
+            .collect();
         if targets.is_empty() {
             return Err(Error::new(format!(
                 "no files to lint in {} (include: {})",
@@ -76,17 +88,27 @@ impl Discovery {
         Ok(targets)
     }
 
-    fn walk(&self, dir: &Path) -> Result<Vec<Target>> {
+    fn walk(&self, dir: &Path) -> Result<Vec<PathBuf>> {
         let mut found = Vec::new();
         let walker = ignore::WalkBuilder::new(dir)
             .hidden(false)
             .git_ignore(true)
             .require_git(false)
+            .follow_links(true)
             .filter_entry(|entry| entry.file_name() != ".git")
             .build();
         for entry in walker {
-            let entry = entry
-                .map_err(|error| Error::new(format!("cannot read `{}`: {error}", dir.display())))?;
+            let entry = match entry {
+                Ok(entry) => entry,
+                // A link back up the tree: everything below it is walked already.
+                Err(error) if is_loop(&error) => continue,
+                Err(error) => {
+                    return Err(Error::new(format!(
+                        "cannot read `{}`: {error}",
+                        dir.display()
+                    )));
+                }
+            };
             if !entry.file_type().is_some_and(|kind| kind.is_file()) {
                 continue;
             }
@@ -96,10 +118,32 @@ impl Discovery {
                 && !self.exclude.is_match(relative)
                 && !self.exclude.is_match(path)
             {
-                found.push(Target::File(path.to_path_buf()));
+                found.push(path.to_path_buf());
             }
         }
         Ok(found)
+    }
+}
+
+/// The name a path is reported under, which the order follows: as given, without `.`
+/// components (`./a/./b.json` is `a/b.json`).
+pub fn display_name(path: &Path) -> String {
+    let parts = path
+        .components()
+        .filter(|part| !matches!(part, std::path::Component::CurDir));
+    let name = parts.collect::<PathBuf>().display().to_string();
+    if name.is_empty() {
+        ".".to_string()
+    } else {
+        name
+    }
+}
+
+fn is_loop(error: &ignore::Error) -> bool {
+    match error {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
+        _ => false,
     }
 }
 
@@ -121,18 +165,19 @@ mod tests {
     use std::path::PathBuf;
 
     #[test]
-    fn each_file_once_named_files_first() {
+    fn each_file_once_sorted_by_path() {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/examples");
         let discovery = Discovery::new(&["**/*.tool*.{yaml,json}".to_string()], &[]).unwrap();
         let named = root.join("search.tools.json");
+        let again = root.join(".").join("search.tools.json");
         let targets = discovery
-            .discover(&[named.clone(), root.clone(), root.clone()])
+            .discover(&[named.clone(), root.clone(), again, root.clone()])
             .unwrap();
         assert_eq!(
             targets,
             vec![
-                Target::File(named),
                 Target::File(root.join("ask_user_question.tool.yaml")),
+                Target::File(named),
             ]
         );
     }

@@ -62,6 +62,57 @@ pub fn not_utf8(offset: usize) -> String {
     format!("the file is not valid UTF-8 (invalid byte at offset {offset})")
 }
 
+/// The largest input read by default (`max-file-size` in `toolcheck.yaml`), in bytes: far
+/// above any real tool set (the largest corpus file is under 6 MB), far below what would
+/// exhaust memory.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 32 * 1024 * 1024;
+
+/// Reads the regular file at `path` (`what` it is, for messages: "config file", ...), at most
+/// `max` bytes. A FIFO, device or directory is refused rather than read: it could block
+/// forever or never end (`/dev/zero`).
+pub fn read_file(path: &Path, what: &str, max: u64) -> Result<Vec<u8>> {
+    let cannot = |error: std::io::Error| {
+        Error::new(format!("cannot read {what} `{}`: {error}", path.display()))
+    };
+    let metadata = std::fs::metadata(path).map_err(cannot)?;
+    if !metadata.is_file() {
+        let kind = if metadata.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a FIFO, socket or device)"
+        };
+        return Err(Error::new(format!("{what} `{}` is {kind}", path.display()))
+            .with_help("toolcheck reads regular files, and standard input as `-`"));
+    }
+    if metadata.len() > max {
+        return Err(too_large(&path.display().to_string(), what, max));
+    }
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    read_at_most(file, max)
+        .map_err(cannot)?
+        .ok_or_else(|| too_large(&path.display().to_string(), what, max))
+}
+
+/// Up to `max` bytes of `reader`; `None` when there are more (a file that grew, or a stream).
+fn read_at_most(reader: impl Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
+
+fn too_large(name: &str, what: &str, max: u64) -> Error {
+    let error = Error::new(format!("{what} `{name}` is larger than {max} bytes"));
+    if what == INPUT || what == STDIN {
+        error.with_help("raise `max-file-size` in toolcheck.yaml if this really is a tool set")
+    } else {
+        error
+    }
+}
+
+/// What an input is called in messages.
+const INPUT: &str = "file";
+const STDIN: &str = "standard input";
+
 /// Discovers the files for `paths` under `config` and reads them (`-` is standard input,
 /// named `stdin_name`).
 pub fn read_inputs(
@@ -72,29 +123,25 @@ pub fn read_inputs(
     Discovery::new(&config.include, &config.exclude)?
         .discover(paths)?
         .into_iter()
-        .map(|target| read(target, stdin_name))
+        .map(|target| read(target, stdin_name, config.max_file_size))
         .collect()
 }
 
-fn read(target: Target, stdin_name: Option<&str>) -> Result<Input> {
+fn read(target: Target, stdin_name: Option<&str>, max: u64) -> Result<Input> {
     match target {
         Target::Stdin => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|error| Error::new(format!("cannot read standard input: {error}")))?;
-            Ok(Input {
-                name: stdin_name.unwrap_or("-").to_string(),
-                bytes,
-            })
+            let name = stdin_name.unwrap_or("-").to_string();
+            let bytes = read_at_most(std::io::stdin().lock(), max)
+                .map_err(|error| Error::new(format!("cannot read standard input: {error}")))?
+                .ok_or_else(|| too_large(&name, STDIN, max))?;
+            Ok(Input { name, bytes })
         }
         Target::File(path) => {
-            let bytes = std::fs::read(&path).map_err(|error| {
-                Error::new(format!("cannot read `{}`: {error}", path.display()))
-            })?;
-            let name = path.display().to_string();
-            let name = name.strip_prefix("./").map(str::to_string).unwrap_or(name);
-            Ok(Input { name, bytes })
+            let bytes = read_file(&path, INPUT, max)?;
+            Ok(Input {
+                name: discover::display_name(&path),
+                bytes,
+            })
         }
     }
 }

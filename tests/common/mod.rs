@@ -98,3 +98,29 @@ pub fn render_human(diagnostics: &[toolcheck::lint::diagnostic::Diagnostic]) -> 
         true,
     )
 }
+
+/// Every span of a report, its related spans included, starts and ends on a character boundary
+/// inside its file.
+pub fn assert_spans_on_char_boundaries(report: &toolcheck::lint::FileReport) {
+    for diagnostic in &report.diagnostics {
+        let spans = std::iter::once((&diagnostic.file, &diagnostic.span)).chain(
+            diagnostic
+                .related
+                .iter()
+                .map(|related| (&related.file, &related.span)),
+        );
+        for (file, span) in spans {
+            let text = &file.text;
+            assert!(
+                span.start <= span.end
+                    && span.end <= text.len()
+                    && text.is_char_boundary(span.start)
+                    && text.is_char_boundary(span.end),
+                "{}: {} {} at {span:?} is not on character boundaries",
+                file.name,
+                diagnostic.code,
+                diagnostic.message
+            );
+        }
+    }
+}

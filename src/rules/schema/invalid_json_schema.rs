@@ -1,6 +1,8 @@
 //! The check of `invalid-json-schema`. Its code, docs and default options are in
 //! `rules/schema/invalid-json-schema.yaml`.
 
+use std::collections::{HashMap, HashSet};
+
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, ValidationError};
 use serde::Deserialize;
@@ -9,7 +11,7 @@ use serde_json::Value;
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::Tool;
-use crate::parse::unescape_pointer_token;
+use crate::parse::{Node, NodeKind, unescape_pointer_token};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -50,22 +52,47 @@ impl Rule for InvalidJsonSchema {
         };
         let value = schema.to_json();
         let validator = meta_validator(draft);
-        let mut seen: Vec<(String, String)> = Vec::new();
+        let mut seen: HashSet<(String, String)> = HashSet::new();
+        // Built at the first error: a lookup per error by walking the tree would be quadratic
+        // in a schema with many bad properties.
+        let mut by_pointer: Option<HashMap<&str, &Node>> = None;
         for error in validator.iter_errors(&value) {
             let path = error.instance_path().as_str();
-            let node = schema.at_pointer(path).unwrap_or(schema);
+            let nodes = by_pointer.get_or_insert_with(|| nodes_by_pointer(schema));
+            let node = nodes.get(path).copied().unwrap_or(schema);
             let (message, help) = describe(&error, path, draft);
-            let key = (node.pointer.clone(), message.clone());
-            if seen.contains(&key) {
+            if !seen.insert((node.pointer.clone(), message.clone())) {
                 continue;
             }
-            seen.push(key);
             let finding = ctx.report(Field::InputSchema, Target::Value(node), message);
             if let Some(help) = help {
                 finding.help(help);
             }
         }
     }
+}
+
+/// Every node of `schema` by its pointer relative to the schema (what the validator's
+/// instance paths are).
+fn nodes_by_pointer(schema: &Node) -> HashMap<&str, &Node> {
+    let base = schema.pointer.len();
+    let mut nodes = HashMap::new();
+    let mut stack = vec![schema];
+    while let Some(node) = stack.pop() {
+        nodes
+            .entry(node.pointer.get(base..).unwrap_or_default())
+            .or_insert(node);
+        match &node.kind {
+            // Reversed, so nodes are visited in document order and a duplicate key resolves to
+            // its first entry, as `Node::get` does.
+            NodeKind::Array(items) => stack.extend(items.iter().rev()),
+            NodeKind::Object(entries) => {
+                stack.extend(entries.iter().rev().map(|entry| &entry.value))
+            }
+            _ => {}
+        }
+    }
+    nodes
 }
 
 /// The meta-schema validator of `draft`. jsonschema builds each one once, on first use, and

@@ -1,0 +1,183 @@
+//! What a run reads: only regular files (a FIFO or device is refused, never read), at most
+//! `max-file-size` bytes each, each file once however many names reach it, symbolic links
+//! followed, in path order whatever the command line's order.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+const MANIFEST: &str = "name: search\ndescription: Search the docs. Not for code.\n";
+
+fn lint_json(dir: &Path, args: &[&str]) -> Value {
+    let mut all = vec!["lint", "--no-config", "--format", "json"];
+    all.extend_from_slice(args);
+    let (code, stdout, stderr) = common::run(dir, &all, None);
+    assert!(code == 0 || code == 1, "exit {code}: {stderr}");
+    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
+}
+
+fn files_of(document: &Value) -> Vec<String> {
+    let mut files: Vec<String> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap().to_string())
+        .collect();
+    files.dedup();
+    files
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_are_refused_not_read() {
+    let dir = common::scratch("inputs-fifo");
+    mkfifo(&dir.join("pipe.tool.yaml"));
+    // Reading any of these would block forever or never end.
+    for args in [
+        vec!["lint", "--no-config", "pipe.tool.yaml"],
+        vec!["lint", "--no-config", "/dev/zero"],
+        vec!["tokens", "--no-config", "pipe.tool.yaml"],
+        vec!["lint", "--config", "pipe.tool.yaml", "."],
+    ] {
+        let (code, _, stderr) = common::run(&dir, &args, None);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains("not a regular file"), "{args:?}: {stderr}");
+    }
+    let rules = dir.join("rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    mkfifo(&rules.join("blocked.yaml"));
+    std::fs::write(dir.join("toolcheck.yaml"), "rulesets: [rules]\n").unwrap();
+    std::fs::write(dir.join("a.tool.yaml"), MANIFEST).unwrap();
+    let (code, _, stderr) = common::run(&dir, &["lint", "a.tool.yaml"], None);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("rule file"), "{stderr}");
+}
+
+#[test]
+fn a_file_over_max_file_size_is_an_error_stdin_included() {
+    let dir = common::scratch("inputs-max-size");
+    std::fs::write(dir.join("toolcheck.yaml"), "max-file-size: 40\n").unwrap();
+    std::fs::write(dir.join("big.tool.yaml"), MANIFEST).unwrap();
+    let (code, _, stderr) = common::run(&dir, &["lint", "big.tool.yaml"], None);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("larger than 40 bytes"), "{stderr}");
+    assert!(stderr.contains("max-file-size"), "{stderr}");
+    let (code, _, stderr) = common::run(&dir, &["lint", "-"], Some(MANIFEST));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("standard input"), "{stderr}");
+    // Within the limit, the same file is linted.
+    std::fs::write(dir.join("toolcheck.yaml"), "max-file-size: 4096\n").unwrap();
+    let (code, _, stderr) = common::run(&dir, &["lint", "big.tool.yaml"], None);
+    assert!(code == 0 || code == 1, "{stderr}");
+    let (code, _, stderr) = common::run(&dir, &["lint", "-"], Some(MANIFEST));
+    assert!(code == 0 || code == 1, "{stderr}");
+}
+
+#[test]
+fn the_same_file_under_two_names_is_linted_once() {
+    let dir = common::scratch("inputs-twice");
+    std::fs::write(dir.join("a.tool.yaml"), MANIFEST).unwrap();
+    let document = lint_json(&dir, &["a.tool.yaml", "./a.tool.yaml", "."]);
+    assert_eq!(document["summary"]["files"], 1, "{document:#}");
+    let codes: Vec<&str> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        !codes.contains(&"TC502"),
+        "a duplicate of itself: {codes:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_are_followed_once_and_loops_are_named() {
+    use std::os::unix::fs::symlink;
+    let dir = common::scratch("inputs-links");
+    let outside = common::scratch("inputs-links-outside");
+    std::fs::create_dir_all(dir.join("real")).unwrap();
+    std::fs::write(dir.join("real/x.tool.yaml"), MANIFEST).unwrap();
+    std::fs::write(
+        outside.join("y.tool.yaml"),
+        MANIFEST.replace("search", "find"),
+    )
+    .unwrap();
+    symlink("real/x.tool.yaml", dir.join("link.tool.yaml")).unwrap();
+    symlink(outside.join("y.tool.yaml"), dir.join("y.tool.yaml")).unwrap();
+    // A directory link back up the tree must not walk forever.
+    symlink(".", dir.join("real/again")).unwrap();
+    let document = lint_json(&dir, &["."]);
+    assert_eq!(document["summary"]["files"], 2, "{document:#}");
+    assert_eq!(files_of(&document), ["link.tool.yaml", "y.tool.yaml"]);
+
+    symlink("loop-b.tool.yaml", dir.join("loop-a.tool.yaml")).unwrap();
+    symlink("loop-a.tool.yaml", dir.join("loop-b.tool.yaml")).unwrap();
+    let (code, _, stderr) = common::run(&dir, &["lint", "loop-a.tool.yaml"], None);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("symbolic link that cannot be followed"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn output_is_in_path_order_and_the_later_duplicate_is_flagged() {
+    let dir = common::scratch("inputs-order");
+    std::fs::write(dir.join("a.tool.yaml"), MANIFEST).unwrap();
+    std::fs::write(dir.join("b.tool.yaml"), MANIFEST).unwrap();
+    for args in [
+        ["a.tool.yaml", "b.tool.yaml"],
+        ["b.tool.yaml", "a.tool.yaml"],
+    ] {
+        let document = lint_json(&dir, &args);
+        assert_eq!(
+            files_of(&document),
+            ["a.tool.yaml", "b.tool.yaml"],
+            "{args:?}"
+        );
+        let duplicates: Vec<&str> = document["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "TC502")
+            .map(|d| d["file"].as_str().unwrap())
+            .collect();
+        assert_eq!(duplicates, ["b.tool.yaml"], "{args:?}");
+    }
+}
+
+#[test]
+fn an_empty_yaml_file_fails_tokens_as_it_fails_lint() {
+    let dir = common::scratch("inputs-empty");
+    std::fs::write(dir.join("empty.tool.yaml"), "").unwrap();
+    let (code, _, stderr) = common::run(&dir, &["lint", "--no-config", "empty.tool.yaml"], None);
+    assert_eq!(code, 1, "{stderr}");
+    let (code, stdout, stderr) = common::run(
+        &dir,
+        &[
+            "tokens",
+            "--no-config",
+            "--format",
+            "json",
+            "empty.tool.yaml",
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let error = report["files"][0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("no tool definition found"), "{report:#}");
+}
