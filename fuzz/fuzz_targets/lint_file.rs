@@ -1,0 +1,10 @@
+//! The whole lint of one file with every rule on, as YAML and as JSON.
+#![no_main]
+
+#[path = "common.rs"]
+mod common;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    common::lint("f.yaml", data);
+    common::lint("f.json", data);
+});
