@@ -89,22 +89,25 @@ pub struct Ctx<'a> {
     rule: ActiveRule,
     tool: Option<String>,
     findings: Vec<Diagnostic>,
-    /// The rule's consecutive findings in one text, to cap them at [`MAX_PER_TEXT`].
-    text_run: Option<TextRun>,
+    /// The rule's consecutive findings in one place, to cap them at [`MAX_SHOWN`].
+    run: Option<Run>,
     /// The first finding over the cap, which becomes the summary of the rest.
     over_cap: Option<Diagnostic>,
     /// Where findings past that one go (and are dropped).
     dropped: Option<Diagnostic>,
 }
 
-/// The most findings one rule reports in one text; the rest become one summary finding, so a
-/// huge text with thousands of hits stays readable (and cheap to print).
-pub const MAX_PER_TEXT: usize = 50;
+/// The most findings one rule shows in one place (one text, or else one field of one tool);
+/// the next one sums up the rest, so that a huge text with thousands of hits, or a schema with
+/// thousands of bad properties, stays readable and cheap to report.
+pub const MAX_SHOWN: usize = 50;
 
-/// One rule's run of findings in one text.
-struct TextRun {
+/// One rule's run of findings in one place.
+struct Run {
     code: Arc<str>,
-    pointer: String,
+    field: Field,
+    /// The text's pointer for findings in a text; `None` for the field as a whole.
+    text: Option<String>,
     count: usize,
 }
 
@@ -118,7 +121,7 @@ impl<'a> Ctx<'a> {
             rule: rule.clone(),
             tool: None,
             findings: Vec::new(),
-            text_run: None,
+            run: None,
             over_cap: None,
             dropped: None,
         }
@@ -126,31 +129,35 @@ impl<'a> Ctx<'a> {
 
     /// Findings from now on are `rule`'s.
     pub fn set_rule(&mut self, rule: &ActiveRule) {
-        self.end_text_run();
+        self.end_run();
         self.rule = rule.clone();
     }
 
     /// Findings from now on belong to `tool` (`None`: file-level).
     pub fn set_tool(&mut self, tool: Option<&str>) {
-        self.end_text_run();
+        self.end_run();
         self.tool = tool.map(str::to_string);
     }
 
-    /// Closes the current run of findings in one text: when it went over the cap, its first
+    /// Closes the current run of findings in one place: when it went over the cap, its first
     /// finding past the cap stands for all of them.
-    fn end_text_run(&mut self) {
-        let Some(run) = self.text_run.take() else {
+    fn end_run(&mut self) {
+        let Some(run) = self.run.take() else {
             return;
         };
         if let Some(mut summary) = self.over_cap.take() {
-            let more = run.count - MAX_PER_TEXT - 1;
+            let more = run.count - MAX_SHOWN - 1;
             if more > 0 {
+                let place = match run.text {
+                    Some(_) => "this text".to_string(),
+                    None => format!("this `{}`", run.field),
+                };
                 summary.message = format!(
-                    "{} (and {more} more like it in this text, not shown)",
+                    "{} (and {more} more like it in {place}, not shown)",
                     summary.message
                 );
                 summary.help = Some(format!(
-                    "`{}` shows its first {MAX_PER_TEXT} findings in one text and sums up the \
+                    "`{}` shows its first {MAX_SHOWN} findings in one place and sums up the \
                      rest here; fix these and run again to see the others",
                     summary.rule
                 ));
@@ -165,22 +172,23 @@ impl<'a> Ctx<'a> {
         target: Target<'_>,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
-        let text_node = match &target {
-            Target::Text(node, _) => Some(*node),
+        let text = match &target {
+            Target::Text(node, _) => Some(node.pointer.as_str()),
             _ => None,
         };
-        let same_run = self.text_run.as_ref().is_some_and(|run| {
-            run.code == self.rule.code && text_node.is_some_and(|node| run.pointer == node.pointer)
+        let same_run = self.run.as_ref().is_some_and(|run| {
+            run.code == self.rule.code && run.field == field && run.text.as_deref() == text
         });
         if !same_run {
-            self.end_text_run();
-            self.text_run = text_node.map(|node| TextRun {
+            self.end_run();
+            self.run = Some(Run {
                 code: self.rule.code.clone(),
-                pointer: node.pointer.clone(),
+                field,
+                text: text.map(str::to_string),
                 count: 0,
             });
         }
-        let count = self.text_run.as_mut().map_or(0, |run| {
+        let count = self.run.as_mut().map_or(0, |run| {
             run.count += 1;
             run.count
         });
@@ -199,7 +207,7 @@ impl<'a> Ctx<'a> {
             }
             Target::Source(span) => (span, String::new()),
             // Past the cap the finding is dropped: mapping its words back is wasted work.
-            Target::Text(node, _) if count > MAX_PER_TEXT + 1 => {
+            Target::Text(node, _) if count > MAX_SHOWN + 1 => {
                 (node.span.clone(), node.pointer.clone())
             }
             Target::Text(node, range) => (
@@ -222,10 +230,10 @@ impl<'a> Ctx<'a> {
             span,
             related: Vec::new(),
         };
-        if count > MAX_PER_TEXT + 1 {
+        if count > MAX_SHOWN + 1 {
             return self.dropped.insert(diagnostic);
         }
-        if count == MAX_PER_TEXT + 1 {
+        if count == MAX_SHOWN + 1 {
             return self.over_cap.insert(diagnostic);
         }
         self.findings.push(diagnostic);
@@ -233,7 +241,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn take_findings(&mut self) -> Vec<Diagnostic> {
-        self.end_text_run();
+        self.end_run();
         std::mem::take(&mut self.findings)
     }
 }
@@ -257,7 +265,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn findings_in_one_text_are_capped_with_a_summary() {
+    fn findings_in_one_place_are_capped_with_a_summary() {
         let text = r#"{"a": "always", "b": "always"}"#;
         let file = SourceFile::new("t.json", text.to_string());
         let root = crate::parse::json::parse(text).unwrap();
@@ -277,8 +285,8 @@ mod tests {
             ctx.report(Field::Description, Target::Text(b, 0..6), "hit");
         }
         let found = ctx.take_findings();
-        assert_eq!(found.len(), MAX_PER_TEXT + 1 + 3);
-        let summary = &found[MAX_PER_TEXT];
+        assert_eq!(found.len(), MAX_SHOWN + 1 + 3);
+        let summary = &found[MAX_SHOWN];
         assert_eq!(summary.pointer, "/a");
         assert_eq!(
             summary.message,
@@ -291,8 +299,8 @@ mod tests {
                 .unwrap()
                 .contains("first 50 findings")
         );
-        assert!(found[..MAX_PER_TEXT].iter().all(|d| d.message == "hit"));
-        assert!(found[MAX_PER_TEXT + 1..].iter().all(|d| d.pointer == "/b"));
+        assert!(found[..MAX_SHOWN].iter().all(|d| d.message == "hit"));
+        assert!(found[MAX_SHOWN + 1..].iter().all(|d| d.pointer == "/b"));
     }
     #[test]
     fn spans_are_widened_to_whole_characters_and_clamped() {
