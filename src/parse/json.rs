@@ -5,9 +5,10 @@
 //! explicit stack, capped at [`MAX_DEPTH`]), and never panics: every slice it takes starts and
 //! ends next to an ASCII byte or at the ends of the text, so it is always on a char boundary.
 
-use std::fmt::Write as _;
-
-use super::{Entry, MAX_DEPTH, Node, NodeKind, ParseError, Segment, Span, Str, StrStyle};
+use super::{
+    Entry, MAX_DEPTH, Node, NodeKind, ParseError, Segment, Span, Str, StrStyle, index_pointer,
+    key_pointer,
+};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -294,11 +295,7 @@ impl Parser<'_> {
                 Some(b'"') => {
                     let value = self.parse_string()?;
                     let span = start..self.pos;
-                    let s = Str {
-                        value,
-                        style: StrStyle::Json,
-                        raw: span.clone(),
-                    };
+                    let s = Str::new(value, StrStyle::Json, span.clone());
                     Node::new(NodeKind::String(s), span, pointer)
                 }
                 Some(b'-' | b'0'..=b'9') => {
@@ -724,32 +721,6 @@ fn hex4(bytes: &[u8], at: usize) -> Result<u32, EscapeError> {
         code = code * 16 + u32::from(digit);
     }
     Ok(code)
-}
-
-fn key_pointer(parent: &str, key: &str) -> String {
-    let mut pointer = String::with_capacity(parent.len() + 1 + key.len());
-    pointer.push_str(parent);
-    pointer.push('/');
-    if key.contains(['~', '/']) {
-        for ch in key.chars() {
-            match ch {
-                '~' => pointer.push_str("~0"),
-                '/' => pointer.push_str("~1"),
-                _ => pointer.push(ch),
-            }
-        }
-    } else {
-        pointer.push_str(key);
-    }
-    pointer
-}
-
-fn index_pointer(parent: &str, index: usize) -> String {
-    let mut pointer = String::with_capacity(parent.len() + 8);
-    pointer.push_str(parent);
-    // Writing to a String cannot fail.
-    let _ = write!(pointer, "/{index}");
-    pointer
 }
 
 #[cfg(test)]

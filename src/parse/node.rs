@@ -1,7 +1,9 @@
 //! The value tree every manifest is parsed into: JSON and YAML alike, every key and value with
 //! its byte span and JSON Pointer, so any rule can point anywhere without knowing the format.
 
+use std::fmt::{self, Write as _};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// A byte range into the file's source text (the whole text, including any UTF-8 BOM).
 pub type Span = Range<usize>;
@@ -46,6 +48,64 @@ pub struct Str {
     /// The source bytes the segment builder for `style` rescans (for block scalars this starts
     /// at the `|`/`>` indicator; for quoted scalars it includes the quotes).
     pub raw: Span,
+    /// The segments, built on the first [`Node::source_range`] call and reused after.
+    segments: SegmentCache,
+}
+
+impl Str {
+    pub fn new(value: String, style: StrStyle, raw: Span) -> Self {
+        Str {
+            value,
+            style,
+            raw,
+            segments: SegmentCache::default(),
+        }
+    }
+}
+
+/// A string's decoded→source segments, built once (a long string with many findings would
+/// otherwise be rescanned for each). Invisible to `==` and `{:?}`: two strings are equal
+/// whether or not their segments have been built yet.
+#[derive(Clone, Default)]
+struct SegmentCache(OnceLock<Box<CachedSegments>>);
+
+#[derive(Clone)]
+struct CachedSegments {
+    /// The source text the segments were built from (address and length): a call with another
+    /// text rebuilds them rather than trusting these.
+    source: (usize, usize),
+    /// `None` when the segments cannot be trusted (every range maps to the whole span).
+    segments: Option<Box<[Segment]>>,
+}
+
+impl SegmentCache {
+    /// Maps `decoded` with the cached segments of `s` (building them on the first call).
+    fn map(&self, s: &Str, source: &str, decoded: Range<usize>) -> Option<Span> {
+        let key = (source.as_ptr() as usize, source.len());
+        let cached = self.0.get_or_init(|| {
+            Box::new(CachedSegments {
+                source: key,
+                segments: segments(s, source).map(Vec::into_boxed_slice),
+            })
+        });
+        if cached.source == key {
+            map_range(cached.segments.as_deref()?, decoded)
+        } else {
+            map_range(&segments(s, source)?, decoded)
+        }
+    }
+}
+
+impl PartialEq for SegmentCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for SegmentCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SegmentCache")
+    }
 }
 
 /// How a string was written, which decides how decoded offsets map back to the source.
@@ -165,14 +225,16 @@ impl Node {
     /// The source range of `decoded`, a byte range of this string's decoded value. Exact where
     /// the source holds those bytes verbatim; where escapes or line folding intervene, the
     /// smallest enclosing source range; for non-strings or unmappable text, the whole span.
+    ///
+    /// The string's segments are built on the first call (linear in the string) and kept, so
+    /// further calls with the same `source` cost a binary search each.
     pub fn source_range(&self, source: &str, decoded: Range<usize>) -> Span {
         let NodeKind::String(s) = &self.kind else {
             return self.span.clone();
         };
-        match segments(s, source) {
-            Some(segments) => map_range(&segments, decoded).unwrap_or_else(|| self.span.clone()),
-            None => self.span.clone(),
-        }
+        s.segments
+            .map(s, source, decoded)
+            .unwrap_or_else(|| self.span.clone())
     }
 
     /// Converts to a `serde_json::Value` (for schema validation and typed options).
@@ -201,17 +263,19 @@ impl Node {
             NodeKind::String(s) => {
                 s.style = StrStyle::Opaque;
                 s.raw = span.clone();
+                s.segments = SegmentCache::default();
             }
             NodeKind::Array(items) => {
                 for (index, item) in items.iter_mut().enumerate() {
-                    item.relocate(span, &format!("{pointer}/{index}"));
+                    item.relocate(span, &index_pointer(pointer, index));
                 }
             }
             NodeKind::Object(entries) => {
                 for entry in entries {
                     entry.key_span = span.clone();
-                    let child = format!("{pointer}/{}", escape_pointer_token(&entry.key));
-                    entry.value.relocate(span, &child);
+                    entry
+                        .value
+                        .relocate(span, &key_pointer(pointer, &entry.key));
                 }
             }
             _ => {}
@@ -251,8 +315,19 @@ fn map_range(segments: &[Segment], decoded: Range<usize>) -> Option<Span> {
 
 /// Maps one decoded offset; `is_end` picks the segment that ends at a boundary rather than the
 /// one that starts there, so a range never grows into a neighbouring segment.
+///
+/// A binary search: [`segments`] checked that the segments tile the decoded string in order, so
+/// their ends never decrease, and the first segment that can hold `offset` is the first one
+/// that ends after it (at or after it, for an end).
 fn map_offset(segments: &[Segment], offset: usize, is_end: bool) -> Option<usize> {
-    let segment = segments.iter().find(|segment| {
+    let index = segments.partition_point(|segment| {
+        if is_end {
+            segment.decoded.end < offset
+        } else {
+            segment.decoded.end <= offset
+        }
+    });
+    let segment = segments.get(index).filter(|segment| {
         if is_end {
             segment.decoded.start < offset && offset <= segment.decoded.end
         } else {
@@ -270,6 +345,35 @@ fn map_offset(segments: &[Segment], offset: usize, is_end: bool) -> Option<usize
     } else {
         segment.source.start
     })
+}
+
+/// `parent/key`, the key escaped, allocated to size (`format!` would reserve about twice the
+/// parent's length, which adds up over a deep or aliased tree).
+pub(crate) fn key_pointer(parent: &str, key: &str) -> String {
+    let mut pointer = String::with_capacity(parent.len() + 1 + key.len());
+    pointer.push_str(parent);
+    pointer.push('/');
+    if key.contains(['~', '/']) {
+        for ch in key.chars() {
+            match ch {
+                '~' => pointer.push_str("~0"),
+                '/' => pointer.push_str("~1"),
+                _ => pointer.push(ch),
+            }
+        }
+    } else {
+        pointer.push_str(key);
+    }
+    pointer
+}
+
+/// `parent/index`, allocated to size.
+pub(crate) fn index_pointer(parent: &str, index: usize) -> String {
+    let mut pointer = String::with_capacity(parent.len() + 8);
+    pointer.push_str(parent);
+    // Writing to a String cannot fail.
+    let _ = write!(pointer, "/{index}");
+    pointer
 }
 
 pub fn escape_pointer_token(token: &str) -> String {
@@ -298,3 +402,202 @@ pub struct ParseError {
 
 /// Nesting deeper than this is refused with a [`ParseError`] rather than risking the stack.
 pub const MAX_DEPTH: usize = 256;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mapping as it was before segments were cached: built afresh, searched linearly.
+    fn uncached(node: &Node, source: &str, decoded: Range<usize>) -> Span {
+        let NodeKind::String(s) = &node.kind else {
+            return node.span.clone();
+        };
+        match segments(s, source) {
+            Some(segments) => {
+                linear_map_range(&segments, decoded).unwrap_or_else(|| node.span.clone())
+            }
+            None => node.span.clone(),
+        }
+    }
+
+    fn linear_map_range(segments: &[Segment], decoded: Range<usize>) -> Option<Span> {
+        let start = linear_map_offset(segments, decoded.start, false)?;
+        let end = linear_map_offset(segments, decoded.end, true)?;
+        (start <= end).then_some(start..end)
+    }
+
+    fn linear_map_offset(segments: &[Segment], offset: usize, is_end: bool) -> Option<usize> {
+        let segment = segments.iter().find(|segment| {
+            if is_end {
+                segment.decoded.start < offset && offset <= segment.decoded.end
+            } else {
+                segment.decoded.start <= offset && offset < segment.decoded.end
+            }
+        });
+        let Some(segment) = segment else {
+            return segments.last().map(|last| last.source.end);
+        };
+        Some(if segment.verbatim {
+            segment.source.start + (offset - segment.decoded.start)
+        } else if is_end {
+            segment.source.end
+        } else {
+            segment.source.start
+        })
+    }
+
+    /// A long text of words, with `é`/`日本` and a flagged word every few words.
+    fn words(count: usize) -> Vec<String> {
+        (0..count)
+            .map(|i| match i % 7 {
+                0 => "always".to_string(),
+                3 => format!("é{i}"),
+                5 => format!("日本{i}"),
+                _ => format!("w{i}"),
+            })
+            .collect()
+    }
+
+    /// Long strings in every style, each with the pointer of the string to check.
+    fn samples() -> Vec<(String, bool, &'static str)> {
+        let words = words(1500);
+        let mut samples = Vec::new();
+        // JSON, with escapes between the words.
+        let escapes = [
+            "\\n",
+            " ",
+            "\\\"",
+            " \\u00e9 ",
+            "\\\\",
+            "\\t",
+            "\\ud83d\\ude00",
+            "  ",
+        ];
+        let mut json = String::from("{\"a\": \"");
+        for (i, word) in words.iter().enumerate() {
+            json.push_str(word);
+            json.push_str(escapes[i % escapes.len()]);
+        }
+        json.push_str("\"}");
+        samples.push((json, true, "/a"));
+        // JSON without escapes (one verbatim segment).
+        samples.push((format!("{{\"a\": \"{}\"}}", words.join(" ")), true, "/a"));
+        // YAML plain, folded over lines with empty lines.
+        let mut plain = String::from("a: ");
+        for (i, word) in words.iter().enumerate() {
+            plain.push_str(word);
+            plain.push_str(["   ", "\n  ", " ", "\n\n  ", " \n   "][i % 5]);
+        }
+        plain.push_str("end\n");
+        samples.push((plain, false, "/a"));
+        // Single-quoted, with `''` and folds.
+        let mut single = String::from("a: '");
+        for (i, word) in words.iter().enumerate() {
+            single.push_str(word);
+            single.push_str([" ", "''", "\n  ", "  \n\n   ", " "][i % 5]);
+        }
+        single.push_str("end'\n");
+        samples.push((single, false, "/a"));
+        // Double-quoted, with escapes, folds and escaped breaks.
+        let mut double = String::from("a: \"");
+        for (i, word) in words.iter().enumerate() {
+            double.push_str(word);
+            double.push_str([" ", "\\n", "\n  ", "\\\n   ", "\\u00e9 ", "\\t", "\\\""][i % 7]);
+        }
+        double.push_str("end\"\n");
+        samples.push((double, false, "/a"));
+        // Literal and folded block scalars, with more-indented and empty lines, LF and CRLF.
+        for (header, newline) in [("|", "\n"), ("|-", "\r\n"), (">", "\n"), (">+", "\r\n")] {
+            let mut block = format!("a: {header}{newline}");
+            for (i, line) in words.chunks(9).enumerate() {
+                let indent = if i % 5 == 3 { "    " } else { "  " };
+                block.push_str(indent);
+                block.push_str(&line.join(" "));
+                block.push_str(newline);
+                if i % 4 == 1 {
+                    block.push_str(newline);
+                }
+            }
+            block.push_str("b: 1");
+            block.push_str(newline);
+            samples.push((block, false, "/a"));
+        }
+        samples
+    }
+
+    #[test]
+    fn cached_segments_map_as_a_fresh_computation_does() {
+        for (src, json, pointer) in samples() {
+            let root = crate::parse::parse(&src, json).expect("the sample parses");
+            let node = root.at_pointer(pointer).expect("the sample has its string");
+            let NodeKind::String(s) = &node.kind else {
+                panic!("not a string: {node:?}")
+            };
+            let fresh = segments(s, &src).unwrap_or_else(|| panic!("no segments: {src:.80}"));
+            assert!(fresh.len() > 1 || !src.contains('\\'), "{src:.80}");
+            let value = &s.value;
+            let boundaries: Vec<usize> = (0..=value.len())
+                .filter(|&i| value.is_char_boundary(i))
+                .collect();
+            let mut lookups = 0;
+            for (n, &start) in boundaries.iter().enumerate() {
+                for len in [0, 1, 2, 6, 13, 40] {
+                    let Some(&end) = boundaries.get(n + len) else {
+                        continue;
+                    };
+                    let range = node.source_range(&src, start..end);
+                    let expected =
+                        linear_map_range(&fresh, start..end).unwrap_or_else(|| node.span.clone());
+                    assert_eq!(range, expected, "{start}..{end} in {src:.80}");
+                    if n % 97 == 0 {
+                        assert_eq!(range, uncached(node, &src, start..end));
+                    }
+                    lookups += 1;
+                }
+            }
+            assert!(lookups > 10_000);
+            // Every `always` (as a rule finds it) maps onto itself.
+            let mut at = 0;
+            while let Some(found) = value[at..].find("always") {
+                let start = at + found;
+                let range = node.source_range(&src, start..start + 6);
+                assert_eq!(&src[range], "always");
+                at = start + 6;
+            }
+            // The whole value, an empty range at the end, a range past the end.
+            for range in [0..value.len(), value.len()..value.len(), 0..value.len() + 1] {
+                assert_eq!(
+                    node.source_range(&src, range.clone()),
+                    uncached(node, &src, range)
+                );
+            }
+            // A clone, and the same text at another address, map the same.
+            let copy = src.clone();
+            let clone = node.clone();
+            for range in [3..9, 100..140, value.len() / 2..value.len()] {
+                let expected = uncached(node, &src, range.clone());
+                assert_eq!(clone.source_range(&src, range.clone()), expected);
+                assert_eq!(node.source_range(&copy, range.clone()), expected);
+                assert_eq!(clone.source_range(&copy, range), expected);
+            }
+            assert_eq!(&clone, node);
+        }
+    }
+
+    #[test]
+    fn relocated_strings_forget_their_segments() {
+        let src = "a: &a some words here\nb: *a\n";
+        let root = crate::parse::yaml::parse(src).expect("parses");
+        let mut node = root.at_pointer("/a").expect("a").clone();
+        assert_eq!(&src[node.source_range(src, 5..10)], "words");
+        node.relocate(&(26..28), "/b");
+        assert_eq!(node.source_range(src, 5..10), 26..28);
+    }
+
+    #[test]
+    fn nodes_stay_send_sync_and_clone() {
+        fn check<T: Send + Sync + Clone>() {}
+        check::<Node>();
+        check::<Str>();
+    }
+}

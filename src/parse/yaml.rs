@@ -20,13 +20,24 @@ use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Tag};
 use serde_json::Number;
 
 use super::{
-    Entry, MAX_DEPTH, Node, NodeKind, ParseError, Segment, Span, Str, StrStyle,
-    escape_pointer_token,
+    Entry, MAX_DEPTH, Node, NodeKind, ParseError, Segment, Span, Str, StrStyle, index_pointer,
+    key_pointer,
 };
 
 /// At most this many nodes may be copied in through aliases (a "billion laughs" document
 /// expands exponentially; this keeps it to a bounded amount of memory and time).
 const ALIAS_NODE_LIMIT: usize = 1_000_000;
+
+/// Aliases may copy in at most this many bytes per byte of the file, and at least
+/// [`ALIAS_BYTES_FLOOR`]: a few nodes can hold long strings, so the node count alone does not
+/// bound the memory (see [`Builder::charge`] for what is counted). Shared schemas and
+/// definitions stay far below this; the rules then work through the expanded tree at a few
+/// times its size, so the floor keeps a small hostile file's whole run near 100 MB.
+const ALIAS_BYTES_PER_SOURCE_BYTE: usize = 10;
+const ALIAS_BYTES_FLOOR: usize = 32 << 20;
+
+/// What one copied node costs besides its strings (its struct, in its parent's entry).
+const NODE_BYTES: usize = std::mem::size_of::<Entry>();
 
 /// Parses a single-document YAML stream into a [`Node`] tree.
 ///
@@ -156,10 +167,39 @@ struct Frame {
     start: usize,
     pointer: String,
     anchor: usize,
-    /// Collections on the longest path down from (and including) this one.
+    /// The subtree's size so far.
+    size: Size,
+    /// Bytes of this collection's pointer that aliased keys copied in, and where the innermost
+    /// of those keys is (every node below repeats them in its pointer).
+    aliased: (usize, usize),
+    /// The same for the key waiting for its value, when it is an alias.
+    key_aliased: Option<(usize, usize)>,
+}
+
+/// How big a subtree is, for the limits on what an alias may copy.
+#[derive(Clone, Copy)]
+struct Size {
+    /// Collections on the longest path down from (and including) the subtree's root.
     height: usize,
-    /// Nodes in this subtree, this one included.
+    /// Nodes, the root included.
     count: usize,
+    /// Approximate bytes: [`NODE_BYTES`] per node, plus its string value, its key and its
+    /// pointer below the subtree's root (a copy's pointers add the use site's pointer to each).
+    bytes: usize,
+}
+
+impl Size {
+    fn leaf(kind: &NodeKind) -> Size {
+        let text = match kind {
+            NodeKind::String(s) => s.value.len(),
+            _ => 0,
+        };
+        Size {
+            height: 0,
+            count: 1,
+            bytes: NODE_BYTES + text,
+        }
+    }
 }
 
 impl Frame {
@@ -192,8 +232,7 @@ enum Anchored {
     /// place instead of a copy keeps nested anchors from multiplying memory.
     InTree {
         path: Vec<(usize, usize)>,
-        height: usize,
-        count: usize,
+        size: Size,
     },
     /// A scalar written as a mapping key (keys are not nodes of the tree).
     Key(Node),
@@ -208,8 +247,11 @@ struct Builder<'a> {
     next_frame_id: usize,
     /// The furthest byte any event reached so far (a block scalar's indicator lies after it).
     last_end: usize,
-    /// Nodes copied in through aliases so far.
-    expanded: usize,
+    /// Nodes copied in through aliases so far (aliased keys included).
+    expanded_nodes: usize,
+    /// Bytes copied in through aliases so far, and the most allowed.
+    expanded_bytes: usize,
+    alias_bytes_limit: usize,
     documents: usize,
     second_document: usize,
 }
@@ -224,7 +266,12 @@ impl<'a> Builder<'a> {
             anchors: HashMap::new(),
             next_frame_id: 0,
             last_end: 0,
-            expanded: 0,
+            expanded_nodes: 0,
+            expanded_bytes: 0,
+            alias_bytes_limit: source
+                .len()
+                .saturating_mul(ALIAS_BYTES_PER_SOURCE_BYTE)
+                .max(ALIAS_BYTES_FLOOR),
             documents: 0,
             second_document: 0,
         }
@@ -338,42 +385,98 @@ impl<'a> Builder<'a> {
             return String::new();
         };
         match &frame.children {
-            Children::Seq(items) => format!("{}/{}", frame.pointer, items.len()),
+            Children::Seq(items) => index_pointer(&frame.pointer, items.len()),
             Children::Map { key, .. } => {
                 let key = key.as_ref().map_or("", |(key, _)| key.as_str());
-                format!("{}/{}", frame.pointer, escape_pointer_token(key))
+                key_pointer(&frame.pointer, key)
             }
         }
     }
 
+    /// Bytes of the next child's pointer that aliased keys copied in, and where the innermost
+    /// of those keys is.
+    fn child_aliased(&self) -> (usize, usize) {
+        match self.stack.last() {
+            None => (0, 0),
+            Some(frame) => match frame.key_aliased {
+                Some((bytes, at)) if matches!(frame.children, Children::Map { .. }) => {
+                    (frame.aliased.0.saturating_add(bytes), at)
+                }
+                _ => frame.aliased,
+            },
+        }
+    }
+
+    /// Counts what an alias copies in (`nodes` nodes, about `bytes` bytes; `at` is the alias)
+    /// and refuses the document once the copies pass [`ALIAS_NODE_LIMIT`] nodes or
+    /// `alias_bytes_limit` bytes. Counted: each copied node (see [`Size`]), each aliased key's
+    /// text, and the bytes aliased keys add to the pointers of the nodes below them.
+    fn charge(&mut self, nodes: usize, bytes: usize, at: usize) -> Result<(), ParseError> {
+        self.expanded_nodes = self.expanded_nodes.saturating_add(nodes);
+        if self.expanded_nodes > ALIAS_NODE_LIMIT {
+            return Err(self.error_at(
+                format!("aliases expand to more than {ALIAS_NODE_LIMIT} nodes"),
+                at,
+            ));
+        }
+        self.expanded_bytes = self.expanded_bytes.saturating_add(bytes);
+        if self.expanded_bytes > self.alias_bytes_limit {
+            let limit = self.alias_bytes_limit;
+            let limit = if limit.is_multiple_of(1 << 20) {
+                format!("{} MiB", limit >> 20)
+            } else {
+                format!("{:.1} MiB", limit as f64 / f64::from(1 << 20))
+            };
+            return Err(self.error_at(
+                format!(
+                    "aliases expand to more than {limit} (the limit is \
+                     {ALIAS_BYTES_PER_SOURCE_BYTE} times the file's size, at least {} MiB)",
+                    ALIAS_BYTES_FLOOR >> 20
+                ),
+                at,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Charges a node about to be created for the aliased keys its pointer repeats.
+    fn charge_pointer(&mut self) -> Result<(), ParseError> {
+        match self.child_aliased() {
+            (0, _) => Ok(()),
+            (bytes, at) => self.charge(0, bytes, at),
+        }
+    }
+
     /// Attaches a finished value to the open collection (or makes it the root).
-    fn push_value(&mut self, node: Node, height: usize, count: usize, anchor: usize) {
+    fn push_value(&mut self, node: Node, size: Size, anchor: usize) {
         if anchor != 0 {
             let path = self
                 .stack
                 .iter()
                 .map(|frame| (frame.id, frame.len()))
                 .collect();
-            self.anchors.insert(
-                anchor,
-                Anchored::InTree {
-                    path,
-                    height,
-                    count,
-                },
-            );
+            self.anchors.insert(anchor, Anchored::InTree { path, size });
         }
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some(node);
             return;
         };
-        frame.height = frame.height.max(height + 1);
-        frame.count += count;
+        // The child's pointer below this collection: `/` and its token, for each of its nodes.
+        let suffix = node.pointer.len().saturating_sub(frame.pointer.len());
+        frame.size.height = frame.size.height.max(size.height + 1);
+        frame.size.count = frame.size.count.saturating_add(size.count);
+        frame.size.bytes = frame
+            .size
+            .bytes
+            .saturating_add(size.bytes)
+            .saturating_add(size.count.saturating_mul(suffix));
+        frame.key_aliased = None;
         match &mut frame.children {
             Children::Seq(items) => items.push(node),
             Children::Map { entries, key } => {
                 // `key` is always set here: a value is only pushed when a key is not expected.
                 let (key, key_span) = key.take().unwrap_or_default();
+                frame.size.bytes = frame.size.bytes.saturating_add(key.len());
                 entries.push(Entry {
                     key,
                     key_span,
@@ -405,11 +508,9 @@ impl<'a> Builder<'a> {
                 let span = value_start..self.trim_blanks_end(value_start, span_end);
                 let kind = match resolve_plain(value) {
                     Some(kind) if !forces_string(tag) => kind,
-                    _ => NodeKind::String(Str {
-                        value: value.to_string(),
-                        style: StrStyle::Plain,
-                        raw: span.clone(),
-                    }),
+                    _ => {
+                        NodeKind::String(Str::new(value.to_string(), StrStyle::Plain, span.clone()))
+                    }
                 };
                 (kind, span)
             }
@@ -424,11 +525,7 @@ impl<'a> Builder<'a> {
                 } else {
                     StrStyle::SingleQuoted
                 };
-                let kind = NodeKind::String(Str {
-                    value: value.to_string(),
-                    style,
-                    raw: span.clone(),
-                });
+                let kind = NodeKind::String(Str::new(value.to_string(), style, span.clone()));
                 (kind, span)
             }
             ScalarStyle::Literal | ScalarStyle::Folded => {
@@ -459,11 +556,7 @@ impl<'a> Builder<'a> {
                 } else {
                     StrStyle::Literal
                 };
-                let kind = NodeKind::String(Str {
-                    value: value.to_string(),
-                    style,
-                    raw,
-                });
+                let kind = NodeKind::String(Str::new(value.to_string(), style, raw));
                 (kind, span)
             }
         };
@@ -476,8 +569,10 @@ impl<'a> Builder<'a> {
             self.set_key(value.to_string(), span);
             return Ok(());
         }
+        self.charge_pointer()?;
+        let size = Size::leaf(&kind);
         let node = Node::new(kind, span, self.child_pointer());
-        self.push_value(node, 0, 1, anchor);
+        self.push_value(node, size, anchor);
         Ok(())
     }
 
@@ -514,6 +609,8 @@ impl<'a> Builder<'a> {
         } else {
             Children::Seq(Vec::new())
         };
+        self.charge_pointer()?;
+        let aliased = self.child_aliased();
         let pointer = self.child_pointer();
         self.next_frame_id += 1;
         self.stack.push(Frame {
@@ -523,8 +620,13 @@ impl<'a> Builder<'a> {
             start: first,
             pointer,
             anchor,
-            height: 1,
-            count: 1,
+            size: Size {
+                height: 1,
+                count: 1,
+                bytes: NODE_BYTES,
+            },
+            aliased,
+            key_aliased: None,
         });
         Ok(())
     }
@@ -571,59 +673,73 @@ impl<'a> Builder<'a> {
             Children::Map { entries, .. } => NodeKind::Object(entries),
         };
         let node = Node::new(kind, span, frame.pointer);
-        self.push_value(node, frame.height, frame.count, frame.anchor);
+        self.push_value(node, frame.size, frame.anchor);
         Ok(())
     }
 
     fn alias(&mut self, id: usize, start: usize, end: usize) -> Result<(), ParseError> {
         let span = start..self.trim_blanks_end(start, end);
         let unknown = "alias to an anchor that is not complete here";
-        let (height, count) = match self.anchors.get(&id) {
+        let size = match self.anchors.get(&id) {
             None => return Err(self.error_at(unknown, start)),
-            Some(Anchored::Key(_)) => (0, 1),
-            Some(Anchored::InTree { height, count, .. }) => (*height, *count),
+            Some(Anchored::Key(node)) => Size::leaf(&node.kind),
+            Some(Anchored::InTree { size, .. }) => *size,
         };
         let is_key = self.expecting_key();
-        if !is_key {
-            if self.stack.len() + height > MAX_DEPTH {
-                return Err(self.error_at(
-                    format!("nesting deeper than {MAX_DEPTH} levels (through this alias)"),
-                    start,
-                ));
-            }
-            self.expanded = self.expanded.saturating_add(count);
-            if self.expanded > ALIAS_NODE_LIMIT {
-                return Err(self.error_at(
-                    format!("aliases expand to more than {ALIAS_NODE_LIMIT} nodes"),
-                    start,
-                ));
-            }
-        }
-        let target = match self.anchors.get(&id) {
-            Some(Anchored::Key(node)) => Some(node),
-            Some(Anchored::InTree { path, .. }) => self.resolve(path),
-            None => None,
-        };
-        let Some(target) = target else {
-            return Err(self.error_at(unknown, start));
-        };
         if is_key {
-            let text = match &target.kind {
-                NodeKind::String(s) => s.value.clone(),
-                NodeKind::Null => String::new(),
-                NodeKind::Bool(b) => b.to_string(),
-                NodeKind::Number(n) => n.to_string(),
+            let Some(target) = self.anchored(id) else {
+                return Err(self.error_at(unknown, start));
+            };
+            let bytes = match &target.kind {
+                NodeKind::String(s) => s.value.len(),
+                NodeKind::Null | NodeKind::Bool(_) | NodeKind::Number(_) => 0,
                 NodeKind::Array(_) | NodeKind::Object(_) => {
                     return Err(self.error_at("complex mapping keys are not supported", start));
                 }
             };
+            // The key's text, copied into the entry and into the pointer of every node below.
+            self.charge(1, bytes, start)?;
+            let text = match self.anchored(id).map(|target| &target.kind) {
+                Some(NodeKind::String(s)) => s.value.clone(),
+                Some(NodeKind::Bool(b)) => b.to_string(),
+                Some(NodeKind::Number(n)) => n.to_string(),
+                _ => String::new(),
+            };
             self.set_key(text, span);
+            if let Some(frame) = self.stack.last_mut()
+                && bytes > 0
+            {
+                frame.key_aliased = Some((bytes, start));
+            }
             return Ok(());
         }
+        if self.stack.len() + size.height > MAX_DEPTH {
+            return Err(self.error_at(
+                format!("nesting deeper than {MAX_DEPTH} levels (through this alias)"),
+                start,
+            ));
+        }
+        // Every copied node gets the use site's pointer plus its own below the anchor.
+        let pointer = self.child_pointer();
+        let bytes = size
+            .bytes
+            .saturating_add(size.count.saturating_mul(pointer.len()));
+        self.charge(size.count, bytes, start)?;
+        let Some(target) = self.anchored(id) else {
+            return Err(self.error_at(unknown, start));
+        };
         let mut node = target.clone();
-        node.relocate(&span, &self.child_pointer());
-        self.push_value(node, height, count, 0);
+        node.relocate(&span, &pointer);
+        self.push_value(node, size, 0);
         Ok(())
+    }
+
+    /// The node anchored as `id`, if it can still be found.
+    fn anchored(&self, id: usize) -> Option<&Node> {
+        match self.anchors.get(&id)? {
+            Anchored::Key(node) => Some(node),
+            Anchored::InTree { path, .. } => self.resolve(path),
+        }
     }
 
     /// Finds an anchored node from its recorded path: down the open collections while they are
@@ -1597,6 +1713,100 @@ mod tests {
         let e = error(&src);
         assert!(e.message.contains("aliases expand"), "{e:?}");
         assert_eq!(&src[e.span.start..e.span.start + 1], "*");
+    }
+
+    const BYTES_LIMIT: &str = "aliases expand to more than 32 MiB (the limit is 10 times the \
+                               file's size, at least 32 MiB)";
+
+    /// The line `span` starts on, and the text from there.
+    fn line_of<'a>(src: &'a str, span: &Span) -> (usize, &'a str) {
+        let line = src[..span.start].matches('\n').count();
+        (line, &src[span.start..])
+    }
+
+    #[test]
+    fn alias_bombs_of_long_strings_are_refused() {
+        // Few nodes, many bytes: 1 KiB aliased 1,000 times, that 1,000 times (1 GiB).
+        let mut src = format!("a0: &a0 {}\n", "x".repeat(1024));
+        src.push_str(&format!("a1: &a1 [{}]\n", vec!["*a0"; 1000].join(", ")));
+        src.push_str(&format!("a2: &a2 [{}]\n", vec!["*a1"; 1000].join(", ")));
+        let e = error(&src);
+        assert_eq!(e.message, BYTES_LIMIT);
+        assert_eq!(e.span.len(), 1);
+        let (line, rest) = line_of(&src, &e.span);
+        assert_eq!(line, 2);
+        assert!(rest.starts_with("*a1, "), "{rest:.10}");
+        // Each `*a1` copies a bit over 1 MiB: the limit is crossed at the 27th or so.
+        let index = src[..e.span.start].matches("*a1").count();
+        assert!((20..32).contains(&index), "{index}");
+    }
+
+    #[test]
+    fn long_aliased_keys_are_counted() {
+        // 64 KiB keys copied 10,000 times into entries (and into their values' pointers).
+        let mut src = format!("k: &k {}\n", "k".repeat(1 << 16));
+        src.push_str(&format!("m: {{{}}}\n", vec!["*k : 1"; 10_000].join(", ")));
+        let e = error(&src);
+        assert_eq!(e.message, BYTES_LIMIT);
+        let (line, rest) = line_of(&src, &e.span);
+        assert_eq!(line, 1);
+        assert!(rest.starts_with("*k : 1"), "{rest:.10}");
+        // Key and pointer: about 128 KiB per entry.
+        let index = src[..e.span.start].matches("*k").count();
+        assert!((200..300).contains(&index), "{index}");
+
+        // Nested, each level's pointer repeats every aliased key above it.
+        let mut src = format!("k: &k {}\n", "k".repeat(1 << 16));
+        src.push_str(&format!(
+            "m: {}1{}\n",
+            "{*k : ".repeat(250),
+            "}".repeat(250)
+        ));
+        let e = error(&src);
+        assert_eq!(e.message, BYTES_LIMIT);
+        let (line, rest) = line_of(&src, &e.span);
+        assert_eq!(line, 1);
+        assert!(rest.starts_with("*k : {"), "{rest:.10}");
+        let depth = src[..e.span.start].matches("*k").count();
+        assert!((20..40).contains(&depth), "{depth}");
+
+        // A few short aliased keys are fine.
+        let root = parse_ok("k: &k name\nm: {*k : a, b: {*k : c}}\n");
+        assert_eq!(at(&root, "/m/b/name").as_str(), Some("c"));
+    }
+
+    #[test]
+    fn alias_byte_limit_grows_with_the_file() {
+        // 1 MiB aliased 20 times: within the 32 MiB floor.
+        let mut src = format!("a: &a {}\n", "x".repeat(1 << 20));
+        src.push_str(&format!("b: [{}]\n", vec!["*a"; 20].join(", ")));
+        let root = parse_ok(&src);
+        assert_eq!(at(&root, "/b/19").as_str().map(str::len), Some(1 << 20));
+        assert_eq!(text(&src, &root, "/b/19"), "*a");
+        // A 4 MiB file may expand to 10 times that: 9 copies are fine, the 10th (a node more
+        // than the file's text) crosses the limit.
+        let big = "x".repeat(4 << 20);
+        let src = format!("a: &a {big}\nb: [{}]\n", ["*a"; 9].join(", "));
+        assert!(parse(&src).is_ok());
+        let src = format!("a: &a {big}\nb: [{}]\n", ["*a"; 11].join(", "));
+        let e = error(&src);
+        assert_eq!(
+            e.message,
+            "aliases expand to more than 40.0 MiB (the limit is 10 times the file's size, at \
+             least 32 MiB)"
+        );
+        assert_eq!(src[..e.span.start].matches("*a").count(), 9);
+    }
+
+    #[test]
+    fn alias_node_limit_still_holds() {
+        // Only reachable for files over 10 MB or so: the byte limit is checked on its own.
+        let mut builder = Builder::new("a: *x\n");
+        builder.alias_bytes_limit = usize::MAX;
+        assert!(builder.charge(ALIAS_NODE_LIMIT, 1 << 40, 3).is_ok());
+        let e = builder.charge(1, 0, 3).expect_err("over the node limit");
+        assert_eq!(e.message, "aliases expand to more than 1000000 nodes");
+        assert_eq!(e.span, 3..4);
     }
 
     #[test]

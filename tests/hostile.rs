@@ -1,0 +1,191 @@
+//! Hostile inputs through the whole linter: YAML alias bombs are refused with a located TC001,
+//! and a long text with many findings maps every one of them back to its word. The inputs are
+//! generated here (they are large); speed is measured by hand, never asserted.
+
+mod common;
+
+use toolcheck::lint::FileReport;
+use toolcheck::lint::diagnostic::Diagnostic;
+
+const BYTES_LIMIT: &str = "aliases expand to more than 32 MiB (the limit is 10 times the file's \
+                           size, at least 32 MiB)";
+
+fn lint_with(name: &str, text: &str, select: Option<&str>) -> FileReport {
+    let config = toolcheck::config::Config::defaults(".".into());
+    let overrides = toolcheck::lint::Overrides {
+        select: select.map(|code| vec![code.to_string()]),
+        ..Default::default()
+    };
+    common::linter(&config, &overrides).lint(
+        toolcheck::read::source::SourceFile::new(name, text.to_string()),
+        name.ends_with(".json"),
+    )
+}
+
+/// The one finding of a file that does not parse.
+fn invalid_manifest(report: &FileReport) -> &Diagnostic {
+    assert!(
+        report.internal_error.is_none(),
+        "{:?}",
+        report.internal_error
+    );
+    let [diagnostic] = report.diagnostics.as_slice() else {
+        panic!("expected one finding, got {:#?}", report.diagnostics);
+    };
+    assert_eq!(&*diagnostic.code, "TC001");
+    assert_eq!(&*diagnostic.rule, "invalid-manifest");
+    diagnostic
+}
+
+/// Line (from 0) of the finding's start, and the text from there.
+fn located<'a>(text: &'a str, diagnostic: &Diagnostic) -> (usize, &'a str) {
+    let start = diagnostic.span.start;
+    assert_eq!(diagnostic.span.len(), 1, "{diagnostic:?}");
+    (text[..start].matches('\n').count(), &text[start..])
+}
+
+#[test]
+fn billion_laughs_of_long_strings() {
+    // 11 KB: a 1 KiB string aliased 1,000 times, and that 997 times (1 GiB, a million nodes).
+    let mut text = format!("a0: &a0 {}\n", "x".repeat(1024));
+    text.push_str(&format!("a1: &a1 [{}]\n", vec!["*a0"; 1000].join(", ")));
+    text.push_str(&format!("a2: &a2 [{}]\n", vec!["*a1"; 997].join(", ")));
+    let report = common::lint_text("laughs.yaml", &text);
+    let finding = invalid_manifest(&report);
+    assert_eq!(finding.message, BYTES_LIMIT);
+    let (line, rest) = located(&text, finding);
+    assert_eq!(line, 2);
+    assert!(rest.starts_with("*a1, *a1"), "{rest:.20}");
+}
+
+#[test]
+fn long_aliased_keys() {
+    // 145 KB: a 64 KiB key aliased as 10,000 keys of one mapping.
+    let mut text = format!("k: &k {}\n", "k".repeat(1 << 16));
+    text.push_str(&format!("m: {{{}}}\n", vec!["*k : 1"; 10_000].join(", ")));
+    let report = common::lint_text("keys.yaml", &text);
+    let finding = invalid_manifest(&report);
+    assert_eq!(finding.message, BYTES_LIMIT);
+    let (line, rest) = located(&text, finding);
+    assert_eq!(line, 1);
+    assert!(rest.starts_with("*k : 1, *k"), "{rest:.20}");
+
+    // 67 KB: the same key nested 250 deep (pointers grow with the square of the depth).
+    let mut text = format!("k: &k {}\n", "k".repeat(1 << 16));
+    text.push_str(&format!(
+        "m: {}1{}\n",
+        "{*k : ".repeat(250),
+        "}".repeat(250)
+    ));
+    let report = common::lint_text("keys-nested.yaml", &text);
+    let finding = invalid_manifest(&report);
+    assert_eq!(finding.message, BYTES_LIMIT);
+    let (line, rest) = located(&text, finding);
+    assert_eq!(line, 1);
+    assert!(rest.starts_with("*k : {*k"), "{rest:.20}");
+}
+
+#[test]
+fn two_megabyte_tool_aliased_a_thousand_times() {
+    // 2 MB: a tool of 1,000 nodes and 2 MB of text, aliased 990 times (2 GB, under the node
+    // limit).
+    let long = "y".repeat(4000);
+    let mut text = format!(
+        "tools:\n  - &t\n    name: t\n    description: {long}\n    inputSchema:\n      \
+         type: object\n      properties:\n"
+    );
+    for i in 0..500 {
+        text.push_str(&format!("        p{i}:\n          description: {long}\n"));
+    }
+    let first_alias = text.len();
+    text.push_str(&"  - *t\n".repeat(990));
+    let report = common::lint_text("two-mb.yaml", &text);
+    let finding = invalid_manifest(&report);
+    // 2 MB allow 20 MB of copies; the floor is 32 MiB: the 16th copy crosses it.
+    assert_eq!(finding.message, BYTES_LIMIT);
+    let (_, rest) = located(&text, finding);
+    assert!(rest.starts_with("*t\n"), "{rest:.20}");
+    assert!(finding.span.start > first_alias);
+    let copies = text[first_alias..finding.span.start].matches("*t").count();
+    assert_eq!(copies, 15);
+}
+
+/// About 1 MiB of text with `always` (TC209, absolute-words) every 90 bytes.
+fn long_description() -> String {
+    "This tool searches the documentation and always returns the most relevant pages for you. "
+        .repeat(11_000)
+}
+
+/// Every shown TC209 finding points at an `always` of the source, at the `count`-th one for
+/// the `count`-th finding.
+fn check_absolute_words(name: &str, text: &str) {
+    let report = lint_with(name, text, Some("TC209"));
+    assert!(
+        report.internal_error.is_none(),
+        "{:?}",
+        report.internal_error
+    );
+    let findings: Vec<&Diagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| &*d.code == "TC209")
+        .collect();
+    assert_eq!(
+        findings.len(),
+        51,
+        "50 findings and one that sums up the rest"
+    );
+    let mut expected = text.match_indices("always").map(|(at, _)| at..at + 6);
+    for finding in &findings {
+        assert_eq!(finding.pointer, "/description");
+        assert_eq!(Some(finding.span.clone()), expected.next(), "{finding:?}");
+    }
+    assert!(
+        findings[50].message.contains("10949 more like it"),
+        "{}",
+        findings[50].message
+    );
+}
+
+#[test]
+fn many_findings_in_one_long_json_string() {
+    let text = serde_json::json!({
+        "name": "search_docs",
+        "description": long_description(),
+        "inputSchema": {"type": "object", "properties": {}},
+    })
+    .to_string();
+    check_absolute_words("findings.json", &text);
+}
+
+#[test]
+fn many_findings_in_one_long_json_string_with_escapes() {
+    let text = serde_json::json!({
+        "name": "search_docs",
+        "description": long_description().replace(". ", ".\n"),
+        "inputSchema": {"type": "object", "properties": {}},
+    })
+    .to_string();
+    assert!(text.matches("\\n").count() > 10_000);
+    check_absolute_words("findings-escapes.json", &text);
+}
+
+#[test]
+fn many_findings_in_one_long_folded_block_scalar() {
+    let mut text = String::from("name: search_docs\ndescription: >\n");
+    let mut line = String::new();
+    for word in long_description().split(' ') {
+        if !line.is_empty() && line.len() + word.len() + 1 > 80 {
+            text.push_str(&format!("    {line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    text.push_str(&format!(
+        "    {line}\ninputSchema:\n  type: object\n  properties: {{}}\n"
+    ));
+    check_absolute_words("findings-folded.yaml", &text);
+}
