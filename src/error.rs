@@ -1,10 +1,10 @@
 //! Errors that stop a run (exit code 2): bad usage, bad config or ruleset, missing paths.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::parse::Span;
-use crate::read::source::SourceFile;
+use crate::read::source::{Excerpt, SourceFile};
 
 #[derive(Debug)]
 pub struct Error {
@@ -12,6 +12,9 @@ pub struct Error {
     pub help: Option<String>,
     /// The file and span the error is about, when it comes from a file (config, rule file).
     pub location: Option<(Arc<SourceFile>, Span)>,
+    /// What the human rendering shows of `location`, cut the first time it is drawn (boxed:
+    /// an `Error` travels in every `Result`).
+    excerpt: OnceLock<Option<Box<Excerpt>>>,
 }
 
 impl Error {
@@ -20,6 +23,7 @@ impl Error {
             message: message.into(),
             help: None,
             location: None,
+            excerpt: OnceLock::new(),
         }
     }
 
@@ -28,12 +32,23 @@ impl Error {
             message: message.into(),
             help: None,
             location: Some((file.clone(), span)),
+            excerpt: OnceLock::new(),
         }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
+    }
+
+    /// The excerpt of `location`: long lines cut to a window, a long span to its first lines.
+    fn excerpt(&self) -> Option<&Excerpt> {
+        self.excerpt
+            .get_or_init(|| {
+                let (file, span) = self.location.as_ref()?;
+                Some(Box::new(file.excerpt(span.clone())))
+            })
+            .as_deref()
     }
 }
 
@@ -53,16 +68,13 @@ impl miette::Diagnostic for Error {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.location
-            .as_ref()
-            .map(|(file, _)| &**file as &dyn miette::SourceCode)
+        self.excerpt()
+            .map(|excerpt| excerpt as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        let (_, span) = self.location.as_ref()?;
-        Some(Box::new(std::iter::once(
-            miette::LabeledSpan::new_primary_with_span(None, (span.start, span.len())),
-        )))
+        let excerpt = self.excerpt()?;
+        Some(Box::new(std::iter::once(excerpt.label(None))))
     }
 }
 

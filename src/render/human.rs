@@ -1,9 +1,13 @@
-//! `--format human`: miette reports with the source excerpt, then one summary line.
+//! `--format human`: miette reports with an excerpt of the source (a long line cut to a window
+//! around the span, a long span to its first lines), then one summary line.
+
+use std::fmt;
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use super::Summary;
 use crate::lint::diagnostic::Diagnostic;
+use crate::read::source::Excerpt;
 
 /// How to draw: colors, hyperlinks and width are decided by the caller (`--color`, TTY).
 #[derive(Debug, Clone, Copy)]
@@ -37,7 +41,10 @@ pub fn render<'a>(
         if !out.is_empty() {
             out.push('\n');
         }
-        if handler.render_report(&mut out, diagnostic).is_err() {
+        if handler
+            .render_report(&mut out, &Drawn::new(diagnostic))
+            .is_err()
+        {
             // Only a formatter error can get here; fall back to one plain line.
             out.push_str(&format!(
                 "{}: {} {}\n",
@@ -53,6 +60,97 @@ pub fn render<'a>(
         out.push('\n');
     }
     out
+}
+
+/// A diagnostic as drawn: what it says, shown on the excerpt of its span
+/// ([`SourceFile::excerpt`](crate::read::source::SourceFile::excerpt): long lines cut to a
+/// window around the span, a long span to its first lines), the label re-based into it. Its
+/// related locations are drawn the same way.
+struct Drawn<'a> {
+    inner: &'a dyn miette::Diagnostic,
+    excerpt: Excerpt,
+    label: Option<&'a str>,
+    related: Vec<Drawn<'a>>,
+}
+
+impl<'a> Drawn<'a> {
+    fn new(diagnostic: &'a Diagnostic) -> Self {
+        let related = diagnostic
+            .related
+            .iter()
+            .map(|related| Drawn {
+                inner: related,
+                excerpt: related.file.excerpt(related.span.clone()),
+                label: None,
+                related: Vec::new(),
+            })
+            .collect();
+        Drawn {
+            inner: diagnostic,
+            excerpt: diagnostic.file.excerpt(diagnostic.span.clone()),
+            label: diagnostic.label.as_deref(),
+            related,
+        }
+    }
+}
+
+impl fmt::Debug for Drawn<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.inner, f)
+    }
+}
+
+impl fmt::Display for Drawn<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.inner, f)
+    }
+}
+
+impl std::error::Error for Drawn<'_> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.inner.source()
+    }
+}
+
+impl miette::Diagnostic for Drawn<'_> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.inner.code()
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        self.inner.severity()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.inner.help()
+    }
+
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.inner.url()
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.excerpt)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(self.excerpt.label(self.label))))
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related
+                .iter()
+                .map(|related| related as &dyn miette::Diagnostic),
+        ))
+    }
+
+    fn diagnostic_source(&self) -> Option<&dyn miette::Diagnostic> {
+        self.inner.diagnostic_source()
+    }
 }
 
 /// `3 errors, 2 warnings in 4 files (12 tools)`.
