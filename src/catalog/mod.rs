@@ -222,17 +222,8 @@ fn load_dir(dir: &Path) -> Result<Vec<Registered>> {
     paths
         .iter()
         .map(|path| {
-            let bytes =
-                crate::read::read_file(path, "rule file", crate::read::DEFAULT_MAX_FILE_SIZE)?;
-            let text = String::from_utf8(bytes).map_err(|error| {
-                Error::new(format!(
-                    "cannot read rule file `{}`: {}",
-                    path.display(),
-                    crate::read::not_utf8(error.utf8_error().valid_up_to())
-                ))
-            })?;
-            let name = path.display().to_string();
-            let name = name.strip_prefix("./").unwrap_or(&name).to_string();
+            let text = crate::read::read_text(path, "rule file")?;
+            let name = crate::read::discover::display_name(path);
             entry::load_team(&SourceFile::new(name, text))
         })
         .collect()

@@ -114,15 +114,7 @@ impl Config {
     }
 
     pub fn load(path: &Path) -> Result<Config> {
-        let bytes =
-            crate::read::read_file(path, "config file", crate::read::DEFAULT_MAX_FILE_SIZE)?;
-        let text = String::from_utf8(bytes).map_err(|error| {
-            Error::new(format!(
-                "cannot read config file `{}`: {}",
-                path.display(),
-                crate::read::not_utf8(error.utf8_error().valid_up_to())
-            ))
-        })?;
+        let text = crate::read::read_text(path, "config file")?;
         let root = path
             .parent()
             .map(Path::to_path_buf)

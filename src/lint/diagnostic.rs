@@ -132,7 +132,7 @@ impl Diagnostic {
         self.related.push(Related {
             message: message.into(),
             file: file.clone(),
-            span: crate::lint::rule::on_char_boundaries(&file.text, span),
+            span: file.whole_chars(span),
         });
         self
     }
@@ -153,80 +153,5 @@ impl Diagnostic {
             self.span.end,
             &self.message,
         )
-    }
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Diagnostic {}
-
-impl miette::Diagnostic for Diagnostic {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!("{} {}", self.code, self.rule)))
-    }
-
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-            Severity::Info => miette::Severity::Advice,
-        })
-    }
-
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_deref()
-            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
-    }
-
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&*self.file)
-    }
-
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        let primary = miette::LabeledSpan::new_primary_with_span(
-            self.label.clone(),
-            (self.span.start, self.span.len()),
-        );
-        Some(Box::new(std::iter::once(primary)))
-    }
-
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
-        if self.related.is_empty() {
-            return None;
-        }
-        Some(Box::new(
-            self.related
-                .iter()
-                .map(|related| related as &dyn miette::Diagnostic),
-        ))
-    }
-}
-
-impl fmt::Display for Related {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Related {}
-
-impl miette::Diagnostic for Related {
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(miette::Severity::Advice)
-    }
-
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&*self.file)
-    }
-
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        Some(Box::new(std::iter::once(
-            miette::LabeledSpan::new_primary_with_span(None, (self.span.start, self.span.len())),
-        )))
     }
 }

@@ -215,7 +215,7 @@ impl<'a> Ctx<'a> {
                 node.pointer.clone(),
             ),
         };
-        let span = on_char_boundaries(&self.file.text, span);
+        let span = self.file.whole_chars(span);
         let diagnostic = Diagnostic {
             code: self.rule.code.clone(),
             rule: self.rule.name.clone(),
@@ -244,20 +244,6 @@ impl<'a> Ctx<'a> {
         self.end_run();
         std::mem::take(&mut self.findings)
     }
-}
-
-/// `span` widened to whole characters of `text` and clamped to it, so that no output (and no
-/// renderer) ever slices a UTF-8 sequence.
-pub(crate) fn on_char_boundaries(text: &str, span: Span) -> Span {
-    let mut start = span.start.min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = span.end.clamp(start, text.len());
-    while !text.is_char_boundary(end) {
-        end += 1;
-    }
-    start..end
 }
 
 #[cfg(test)]
@@ -301,16 +287,5 @@ mod tests {
         );
         assert!(found[..MAX_SHOWN].iter().all(|d| d.message == "hit"));
         assert!(found[MAX_SHOWN + 1..].iter().all(|d| d.pointer == "/b"));
-    }
-    #[test]
-    fn spans_are_widened_to_whole_characters_and_clamped() {
-        let text = "aé€b";
-        // `é` is bytes 1..3, `€` 3..6.
-        assert_eq!(super::on_char_boundaries(text, 2..2), 1..3);
-        assert_eq!(super::on_char_boundaries(text, 1..2), 1..3);
-        assert_eq!(super::on_char_boundaries(text, 2..4), 1..6);
-        assert_eq!(super::on_char_boundaries(text, 0..1), 0..1);
-        assert_eq!(super::on_char_boundaries(text, 5..100), 3..7);
-        assert_eq!(super::on_char_boundaries(text, 100..200), 7..7);
     }
 }

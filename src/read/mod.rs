@@ -93,6 +93,19 @@ pub fn read_file(path: &Path, what: &str, max: u64) -> Result<Vec<u8>> {
         .ok_or_else(|| too_large(&path.display().to_string(), what, max))
 }
 
+/// The text of a config or rule file (read as [`read_file`] reads, at most
+/// [`DEFAULT_MAX_FILE_SIZE`]); `what` names it in messages.
+pub fn read_text(path: &Path, what: &str) -> Result<String> {
+    let bytes = read_file(path, what, DEFAULT_MAX_FILE_SIZE)?;
+    String::from_utf8(bytes).map_err(|error| {
+        Error::new(format!(
+            "cannot read {what} `{}`: {}",
+            path.display(),
+            not_utf8(error.utf8_error().valid_up_to())
+        ))
+    })
+}
+
 /// Up to `max` bytes of `reader`; `None` when there are more (a file that grew, or a stream).
 fn read_at_most(reader: impl Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
     let mut bytes = Vec::new();

@@ -1,6 +1,6 @@
 //! A file's text with a line index: byte offsets to 1-based line/column, the excerpts the human
-//! renderer shows (a few lines around a span, long lines cut to a window), and a miette
-//! `SourceCode` that does not rescan the file for every diagnostic.
+//! renderer shows (a few lines around a span, long lines cut to a window) as miette
+//! `SourceCode`s that never rescan the file.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -108,11 +108,15 @@ impl SourceFile {
         offset
     }
 
-    fn ceil_char_boundary(&self, mut offset: usize) -> usize {
-        while !self.text.is_char_boundary(offset) {
-            offset += 1;
+    /// `span` widened to whole characters and clamped to the text, so that no output (and no
+    /// renderer) ever slices a UTF-8 sequence.
+    pub fn whole_chars(&self, span: Range<usize>) -> Range<usize> {
+        let start = self.floor_char_boundary(span.start.min(self.text.len()));
+        let mut end = span.end.clamp(start, self.text.len());
+        while !self.text.is_char_boundary(end) {
+            end += 1;
         }
-        offset
+        start..end
     }
 
     /// Byte range of line `line` (0-based): its text, then its line break.
@@ -429,74 +433,21 @@ impl SourceCode for Excerpt {
     }
 }
 
-/// The whole file as a `SourceCode`, for a diagnostic rendered as it is (the human renderer
-/// draws an [`Excerpt`] instead). The excerpt must be a slice of the file here, so a long line
-/// is cut without `…` and the context lines on a cut side are left out; the span is kept
-/// whole. The cut keeps miette from padding to a column past 65,535, where it panics.
-impl SourceCode for SourceFile {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let start = span.offset();
-        let end = start + span.len();
-        if end > self.text.len() {
-            return Err(MietteError::OutOfBounds);
-        }
-        let start_line = self.line_index(start);
-        let end_line = self.line_index(end.saturating_sub(1).max(start));
-        let first = start_line.saturating_sub(context_lines_before);
-        let last = end_line + context_lines_after;
-        let mut window_start = self.line_starts[first];
-        let mut window_end = self
-            .line_starts
-            .get(last + 1)
-            .copied()
-            .unwrap_or(self.text.len());
-        let (content, _) = self.line_bounds(start_line);
-        let focus_end = if start_line == end_line {
-            end
-        } else {
-            content.end
-        };
-        let cut = self.window(content.clone(), start..focus_end);
-        if cut.start > content.start {
-            window_start = cut.start;
-        }
-        let (content, _) = self.line_bounds(end_line);
-        let cut = self.window(content.clone(), end..end);
-        if cut.end < content.end {
-            window_end = self.ceil_char_boundary(cut.end.max(end));
-        }
-        // miette's `str` impl does the rest on the window only; its offsets are re-based onto
-        // the whole file.
-        let window = &self.text[window_start..window_end];
-        let inner = window.read_span(
-            &(start - window_start, span.len()).into(),
-            context_lines_before,
-            context_lines_after,
-        )?;
-        let column = if context_lines_before == 0 {
-            start - self.line_starts[start_line]
-        } else {
-            inner.column()
-        };
-        Ok(Box::new(MietteSpanContents::new_named(
-            self.name.clone(),
-            inner.data(),
-            (inner.span().offset() + window_start, inner.span().len()).into(),
-            inner.line() + self.line_index(window_start),
-            column,
-            inner.line_count(),
-        )))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spans_are_widened_to_whole_characters_and_clamped() {
+        let file = SourceFile::new("t", "aé€b".to_string());
+        // `é` is bytes 1..3, `€` 3..6.
+        assert_eq!(file.whole_chars(2..2), 1..3);
+        assert_eq!(file.whole_chars(1..2), 1..3);
+        assert_eq!(file.whole_chars(2..4), 1..6);
+        assert_eq!(file.whole_chars(0..1), 0..1);
+        assert_eq!(file.whole_chars(5..100), 3..7);
+        assert_eq!(file.whole_chars(100..200), 7..7);
+    }
 
     #[test]
     fn columns_count_chars_and_lines_handle_crlf() {
@@ -630,37 +581,5 @@ mod tests {
         let excerpt = file.excerpt(start..end);
         assert_eq!(excerpt.more_lines, 0);
         assert_eq!(excerpt.text().lines().count(), 7);
-    }
-
-    #[test]
-    fn the_file_as_source_code_cuts_a_long_line_without_panicking() {
-        #[derive(Debug)]
-        struct Finding(Arc<SourceFile>, usize);
-        impl std::fmt::Display for Finding {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("finding")
-            }
-        }
-        impl std::error::Error for Finding {}
-        impl miette::Diagnostic for Finding {
-            fn source_code(&self) -> Option<&dyn SourceCode> {
-                Some(&*self.0)
-            }
-            fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-                Some(Box::new(std::iter::once(
-                    LabeledSpan::new_primary_with_span(Some("here".into()), (self.1, 6)),
-                )))
-            }
-        }
-        let text = format!("x\n{}always{}\ny\n", " ".repeat(70_000), " ".repeat(300));
-        let start = text.find("always").unwrap();
-        let finding = Finding(SourceFile::new("t.json", text), start);
-        let mut out = String::new();
-        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-            .render_report(&mut out, &finding)
-            .unwrap();
-        assert!(out.contains("[t.json:2:70001]"), "{out}");
-        assert!(out.contains("always"), "{out}");
-        assert!(out.lines().all(|line| line.chars().count() < 200), "{out}");
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use super::Summary;
-use crate::lint::diagnostic::Diagnostic;
+use crate::lint::diagnostic::{Diagnostic, Severity};
 use crate::read::source::Excerpt;
 
 /// How to draw: colors, hyperlinks and width are decided by the caller (`--color`, TTY).
@@ -62,12 +62,16 @@ pub fn render<'a>(
     out
 }
 
-/// A diagnostic as drawn: what it says, shown on the excerpt of its span
+/// A diagnostic as miette draws it: what it says, shown on the excerpt of its span
 /// ([`SourceFile::excerpt`](crate::read::source::SourceFile::excerpt): long lines cut to a
 /// window around the span, a long span to its first lines), the label re-based into it. Its
-/// related locations are drawn the same way.
+/// related locations are drawn the same way. This is the one bridge from findings to miette.
+#[derive(Debug)]
 struct Drawn<'a> {
-    inner: &'a dyn miette::Diagnostic,
+    message: &'a str,
+    code: Option<String>,
+    severity: miette::Severity,
+    help: Option<&'a str>,
     excerpt: Excerpt,
     label: Option<&'a str>,
     related: Vec<Drawn<'a>>,
@@ -79,14 +83,24 @@ impl<'a> Drawn<'a> {
             .related
             .iter()
             .map(|related| Drawn {
-                inner: related,
+                message: &related.message,
+                code: None,
+                severity: miette::Severity::Advice,
+                help: None,
                 excerpt: related.file.excerpt(related.span.clone()),
                 label: None,
                 related: Vec::new(),
             })
             .collect();
         Drawn {
-            inner: diagnostic,
+            message: &diagnostic.message,
+            code: Some(format!("{} {}", diagnostic.code, diagnostic.rule)),
+            severity: match diagnostic.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+                Severity::Info => miette::Severity::Advice,
+            },
+            help: diagnostic.help.as_deref(),
             excerpt: diagnostic.file.excerpt(diagnostic.span.clone()),
             label: diagnostic.label.as_deref(),
             related,
@@ -94,39 +108,28 @@ impl<'a> Drawn<'a> {
     }
 }
 
-impl fmt::Debug for Drawn<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.inner, f)
-    }
-}
-
 impl fmt::Display for Drawn<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self.inner, f)
+        f.write_str(self.message)
     }
 }
 
-impl std::error::Error for Drawn<'_> {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.inner.source()
-    }
-}
+impl std::error::Error for Drawn<'_> {}
 
 impl miette::Diagnostic for Drawn<'_> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.inner.code()
+        self.code
+            .as_ref()
+            .map(|code| Box::new(code) as Box<dyn fmt::Display>)
     }
 
     fn severity(&self) -> Option<miette::Severity> {
-        self.inner.severity()
+        Some(self.severity)
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.inner.help()
-    }
-
-    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.inner.url()
+        self.help
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -146,10 +149,6 @@ impl miette::Diagnostic for Drawn<'_> {
                 .iter()
                 .map(|related| related as &dyn miette::Diagnostic),
         ))
-    }
-
-    fn diagnostic_source(&self) -> Option<&dyn miette::Diagnostic> {
-        self.inner.diagnostic_source()
     }
 }
 
