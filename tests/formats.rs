@@ -335,7 +335,7 @@ fn github_annotations_escape_paths_and_messages() {
     let dir = scratch("github-escape");
     std::fs::write(
         dir.join("toolcheck.yaml"),
-        "rules:\n  options:\n    absolute-words: { words: [\"50%: yes, no\"] }\n  severity:\n    absolute-words: warning\n",
+        "rules:\n  options:\n    absolute-words: { words: [\"50%: yes, no\"], mode: every-occurrence }\n  severity:\n    absolute-words: warning\n",
     )
     .unwrap();
     std::fs::create_dir_all(dir.join("tools")).unwrap();
@@ -355,7 +355,7 @@ fn github_annotations_escape_paths_and_messages() {
         command,
         "::warning file=tools/ä%25b%3Ac%2Cd.tool.yaml,line=4,endLine=4,col=7,endColumn=19,\
          title=TC209 absolute-words::absolute word `50%25: yes, no`%0Ahelp: state the condition \
-         plainly; emphasis makes every sentence weigh the same"
+         plainly (\"when …, do …\"); emphasis makes every sentence weigh the same"
     );
     assert_eq!(stdout.lines().count(), 2, "{stdout}");
 }

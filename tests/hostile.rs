@@ -110,9 +110,10 @@ fn two_megabyte_tool_aliased_a_thousand_times() {
     assert_eq!(copies, 15);
 }
 
-/// About 1 MiB of text with `always` (TC209, absolute-words) every 90 bytes.
+/// About 0.9 MiB of text with an order, `and always cite` (TC209, absolute-words), every 82
+/// bytes.
 fn long_description() -> String {
-    "This tool searches the documentation and always returns the most relevant pages for you. "
+    "Search the documentation, and always cite the most relevant pages for the user. "
         .repeat(11_000)
 }
 

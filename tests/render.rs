@@ -66,7 +66,7 @@ fn find<'a>(diagnostics: &'a [Diagnostic], code: &str) -> Vec<&'a Diagnostic> {
 
 #[test]
 fn a_word_past_column_65535_is_shown_in_a_window_around_it() {
-    let text = one_tool(&("x".repeat(65_520) + " always " + &"y".repeat(500)));
+    let text = one_tool(&("x".repeat(65_520) + " ALWAYS " + &"y".repeat(500)));
     let report = common::lint_text("far.json", &text);
     let output = common::render_human(&report.diagnostics);
     assert_lines_bounded(&output);
@@ -76,7 +76,7 @@ fn a_word_past_column_65535_is_shown_in_a_window_around_it() {
     assert!(start > 65_535);
     let rendered = reports(&output)
         .into_iter()
-        .find(|report| report.contains("absolute word `always`"))
+        .find(|report| report.contains("absolute word `ALWAYS`"))
         .expect("the TC209 report");
     // The header gives the file's column, not the window's.
     assert!(
@@ -86,7 +86,7 @@ fn a_word_past_column_65535_is_shown_in_a_window_around_it() {
     let (row, underline) = row_and_underline(rendered);
     assert!(row.contains(" │ …x"), "the left side is cut: {row}");
     assert!(row.ends_with('…'), "the right side is cut: {row}");
-    assert_eq!(underlined(row, underline), "always", "{rendered}");
+    assert_eq!(underlined(row, underline), "ALWAYS", "{rendered}");
 }
 
 #[test]

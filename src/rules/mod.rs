@@ -6,3 +6,5 @@ pub mod budget;
 pub mod meta;
 pub mod names;
 pub mod schema;
+pub mod security;
+pub mod wording;

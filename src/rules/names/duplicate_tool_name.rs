@@ -1,12 +1,12 @@
 //! The check of `duplicate-tool-name`. Its code, docs and default options are in
 //! `rules/names/duplicate-tool-name.yaml`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::{Field, Severity};
-use crate::lint::rule::{Ctx, Rule, RunCtx, SetRef, Target};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::{Tool, ToolSet};
 
 #[derive(Debug, Deserialize)]
@@ -51,57 +51,5 @@ impl Rule for DuplicateToolName {
             .help(help);
         }
         ctx.set_tool(None);
-    }
-
-    /// Across the files of one run, the same name is a warning: hosts that load several
-    /// servers often prefix names (`mcp__server__tool`), but a model still sees two tools
-    /// that claim the same job.
-    fn check_run(&self, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
-        let mut first: HashMap<&str, (usize, &crate::parse::Node)> = HashMap::new();
-        for (index, set_ref) in sets.iter().enumerate() {
-            let mut seen_here: HashSet<&str> = HashSet::new();
-            for tool in &set_ref.set.tools {
-                let Some(entry) = tool.name else {
-                    continue;
-                };
-                let Some(name) = entry.value.as_str() else {
-                    continue;
-                };
-                // Duplicates inside one file are `check_set`'s; compare each file's first.
-                if !seen_here.insert(name) {
-                    continue;
-                }
-                match first.get(name) {
-                    None => {
-                        first.insert(name, (index, &entry.value));
-                    }
-                    Some(&(first_index, first_node)) if first_index != index => {
-                        let first_file = sets[first_index].file;
-                        let file = ctx.file(index);
-                        file.set_tool(Some(name));
-                        file.report(
-                            Field::Name,
-                            Target::Value(&entry.value),
-                            format!(
-                                "tool name `{name}` is also defined in `{}`",
-                                first_file.name
-                            ),
-                        )
-                        .related_in(
-                            format!("`{name}` is first defined here"),
-                            first_file,
-                            first_node.span.clone(),
-                        )
-                        .help(
-                            "when a host loads both files, the model sees two tools with one \
-                             name; rename one, or drop the copy",
-                        )
-                        .at_most(Severity::Warning);
-                        file.set_tool(None);
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,4 @@
+//! Native checks of the `security` family; each rule's catalog entry is
+//! `rules/security/<rule-name>.yaml`.
+
+pub mod secret_like_field_names;

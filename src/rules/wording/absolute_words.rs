@@ -1,0 +1,366 @@
+//! The check of `absolute-words`. Its code, docs and default options are in
+//! `rules/wording/absolute-words.yaml`.
+
+use std::ops::Range;
+
+use regex::Regex;
+use serde::Deserialize;
+
+use crate::catalog::text;
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::{Text, Tool, ToolSet};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AbsoluteWords {
+    words: Words,
+    mode: Mode,
+}
+
+/// The `words` option, compiled when the options are read (so a bad list is a config error).
+#[derive(Debug)]
+struct Words(Regex);
+
+impl<'de> Deserialize<'de> for Words {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let words = Vec::<String>::deserialize(deserializer)?;
+        if words.iter().all(|word| word.trim().is_empty()) {
+            return Err(serde::de::Error::custom("give at least one word"));
+        }
+        text::phrases_regex(&words, "", false)
+            .map(Words)
+            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum Mode {
+    /// Only emphasis and orders to the model.
+    Directive,
+    /// Every whole-word use.
+    EveryOccurrence,
+}
+
+/// The fields this rule reads, besides the set-level instructions.
+const FIELDS: [Field; 5] = [
+    Field::Description,
+    Field::Snippet,
+    Field::Guidelines,
+    Field::InputSchema,
+    Field::Results,
+];
+
+impl Rule for AbsoluteWords {
+    fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
+        for field in FIELDS {
+            for text in tool.texts(field) {
+                self.check_text(&text, ctx);
+            }
+        }
+    }
+
+    fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
+        if let Some(instructions) = set.instructions {
+            let text = Text {
+                field: Field::Instructions,
+                node: &instructions.value,
+            };
+            self.check_text(&text, ctx);
+        }
+    }
+}
+
+impl AbsoluteWords {
+    fn check_text(&self, text: &Text<'_>, ctx: &mut Ctx<'_>) {
+        let value = text.value();
+        let mut covered = 0;
+        for hit in text::find_all(&self.words.0, value, true) {
+            if hit.start < covered {
+                continue;
+            }
+            let found = match self.mode {
+                Mode::EveryOccurrence => Some((hit, None)),
+                Mode::Directive => directive(value, hit).map(|(span, why)| (span, Some(why))),
+            };
+            let Some((span, why)) = found else {
+                continue;
+            };
+            covered = span.end;
+            let word = &value[span.clone()];
+            let finding = ctx.report(
+                text.field,
+                Target::Text(text.node, span.clone()),
+                format!("absolute word `{word}`"),
+            );
+            finding.help(
+                "state the condition plainly (\"when …, do …\"); emphasis makes every sentence \
+                 weigh the same",
+            );
+            if let Some(why) = why {
+                finding.label(why);
+            }
+        }
+    }
+}
+
+/// Whether the absolute word at `hit` is emphasis or an order to the model, with the span to
+/// report (`must always` is one finding) and why.
+fn directive(value: &str, hit: Range<usize>) -> Option<(Range<usize>, &'static str)> {
+    let word = &value[hit.clone()];
+    let lower = word.to_lowercase();
+    let before = words_before(value, hit.start);
+    let (next, next_range) = word_after(value, hit.end);
+    let next_lower = next.to_lowercase();
+    if is_shouted(word) {
+        return Some((hit, "emphasis in capitals"));
+    }
+    if lower == "must" {
+        if matches!(next_lower.as_str(), "always" | "never") {
+            return Some((hit.start..next_range.end, "emphasis"));
+        }
+        let addressed = before
+            .last
+            .is_some_and(|last| MODEL.contains(&last.as_str()));
+        if addressed && !is_precondition(value, hit.end) {
+            return Some((hit, "an order to the model"));
+        }
+        return None;
+    }
+    // Always/never (or a word of the team's list) that opens a clause, followed by an
+    // imperative verb: `Always use …`, `If unsure, never guess`.
+    let addressed =
+        before.clause_start || before.last.as_deref() == Some("please") || before.you_nearby;
+    (addressed && looks_imperative(&next_lower)).then_some((hit, "an order to the model"))
+}
+
+/// Who an order can be given to: `you must`, `the model must`.
+const MODEL: &[&str] = &["you", "model", "assistant", "agent", "llm", "ai"];
+
+/// Verbs after `you must` that state what the user or the deployment needs, not what the model
+/// should do: `You must have the X permission`, `you must be logged in`.
+const PRECONDITION_VERBS: &[&str] = &[
+    "have",
+    "be",
+    "own",
+    "hold",
+    "enable",
+    "install",
+    "configure",
+    "grant",
+    "log",
+    "sign",
+    "login",
+    "authenticate",
+    "register",
+    "subscribe",
+    "purchase",
+    "pay",
+    "possess",
+    "belong",
+];
+
+/// Words after always/never that are not an imperative verb: `never null`, `always the same`.
+const NOT_VERBS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "true",
+    "false",
+    "null",
+    "none",
+    "empty",
+    "zero",
+    "one",
+    "more",
+    "less",
+    "in",
+    "on",
+    "at",
+    "by",
+    "for",
+    "to",
+    "with",
+    "without",
+    "from",
+    "after",
+    "before",
+    "when",
+    "if",
+    "as",
+    "been",
+    "being",
+    "available",
+    "required",
+    "optional",
+    "exactly",
+    "is",
+    "are",
+    "was",
+    "were",
+    "will",
+    "can",
+    "may",
+    "has",
+    "have",
+    "unique",
+    "positive",
+    "negative",
+    "sorted",
+    "enabled",
+    "disabled",
+    "lowercase",
+    "uppercase",
+    "valid",
+    "there",
+    "this",
+    "that",
+    "it",
+    "its",
+    "their",
+    "all",
+    "both",
+];
+
+fn is_shouted(word: &str) -> bool {
+    word.chars().filter(|c| c.is_alphabetic()).count() > 1 && !word.chars().any(char::is_lowercase)
+}
+
+/// An imperative verb, by shape: a lowercase word that is not a third-person (`returns`) or
+/// past (`sorted`) form and not one of the usual non-verbs after always/never.
+fn looks_imperative(next: &str) -> bool {
+    if next.is_empty() || !next.chars().all(|c| c.is_alphabetic() || c == '-') {
+        return false;
+    }
+    let third_person = next.ends_with('s') && !next.ends_with("ss");
+    let past = next.len() > 4 && next.ends_with("ed") && !next.ends_with("eed");
+    !third_person && !past && !NOT_VERBS.contains(&next)
+}
+
+fn is_precondition(value: &str, from: usize) -> bool {
+    let mut at = from;
+    loop {
+        let (next, range) = word_after(value, at);
+        let next = next.to_lowercase();
+        if matches!(next.as_str(), "not" | "also" | "first" | "still" | "then") {
+            at = range.end;
+            continue;
+        }
+        return PRECONDITION_VERBS.contains(&next.as_str());
+    }
+}
+
+/// What comes before a word, within its clause.
+struct Before {
+    /// Nothing but punctuation, a bullet or a conjunction between the clause's start and the
+    /// word.
+    clause_start: bool,
+    /// The word right before, lowercased.
+    last: Option<String>,
+    /// `you` one or two words before (`you should always`).
+    you_nearby: bool,
+}
+
+/// Looks back at most two words (and a few bytes of punctuation) from `at`: constant work per
+/// finding, whatever the text's length.
+fn words_before(value: &str, at: usize) -> Before {
+    let head = &value[..at];
+    let trimmed = head.trim_end();
+    let clause_start_char = |c: char| ".!?;:,()[]\"'*•–—-\n".contains(c);
+    let ends_clause = trimmed.chars().next_back().is_none_or(clause_start_char)
+        || head[trimmed.len()..].contains('\n');
+    let mut words = trimmed
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty());
+    let last_raw = if ends_clause { None } else { words.next() };
+    let last = last_raw.map(str::to_lowercase);
+    let second = if ends_clause {
+        None
+    } else {
+        let rest = &trimmed[..trimmed.len() - last_raw.map_or(0, str::len)];
+        let rest = rest.trim_end();
+        (!rest.chars().next_back().is_some_and(clause_start_char))
+            .then(|| {
+                rest.rsplit(|c: char| !(c.is_alphanumeric() || c == '\''))
+                    .find(|w| !w.is_empty())
+            })
+            .flatten()
+            .map(str::to_lowercase)
+    };
+    let conjunction = last
+        .as_deref()
+        .is_some_and(|w| matches!(w, "and" | "or" | "but" | "then" | "so"));
+    let you = |w: &Option<String>| w.as_deref().is_some_and(|w| w == "you" || w == "you'll");
+    Before {
+        clause_start: ends_clause || conjunction,
+        you_nearby: you(&last) || you(&second),
+        last,
+    }
+}
+
+/// The word after `from` (skipping white space) and its range; empty when punctuation or the
+/// end comes first.
+fn word_after(value: &str, from: usize) -> (&str, Range<usize>) {
+    let rest = &value[from..];
+    let skipped = rest.len() - rest.trim_start().len();
+    let start = from + skipped;
+    let len = value[start..]
+        .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
+        .unwrap_or(value.len() - start);
+    (&value[start..start + len], start..start + len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flagged(text: &str) -> Vec<&str> {
+        let regex =
+            text::phrases_regex(&["never".into(), "always".into(), "must".into()], "", false)
+                .unwrap();
+        text::find_all(&regex, text, true)
+            .into_iter()
+            .filter_map(|hit| directive(text, hit).map(|(span, _)| &text[span]))
+            .collect()
+    }
+
+    #[test]
+    fn orders_and_emphasis_are_flagged() {
+        assert_eq!(flagged("Always use the latest SDK version."), ["Always"]);
+        assert_eq!(flagged("NEVER overwrite the original file"), ["NEVER"]);
+        assert_eq!(flagged("If unsure, always ask the user."), ["always"]);
+        assert_eq!(flagged("You must pass it as `outputDir`."), ["must"]);
+        assert_eq!(flagged("You MUST specify anchor_line"), ["MUST"]);
+        assert_eq!(
+            flagged("The path must always be absolute."),
+            ["must always"]
+        );
+        assert_eq!(
+            flagged("You should always call list_files first."),
+            ["always"]
+        );
+        assert_eq!(flagged("- never include the line prefix"), ["never"]);
+        assert_eq!(flagged("Read the file and never overwrite it."), ["never"]);
+    }
+
+    #[test]
+    fn constraints_preconditions_and_behaviour_are_not() {
+        for text in [
+            "Must be a full country name.",
+            "Must not start with \"-\".",
+            "Each name must be non-empty, must not start with `$`.",
+            "You must have the X permission.",
+            "You must be logged in to use this.",
+            "The server must be run with --allow-write.",
+            "The issue key is always returned.",
+            "It always returns JSON.",
+            "Always returns the first page.",
+            "The value is never null.",
+            "A search index must exist.",
+            "Results are always sorted by date.",
+        ] {
+            assert!(flagged(text).is_empty(), "{text}: {:?}", flagged(text));
+        }
+    }
+}

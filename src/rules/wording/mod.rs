@@ -1,0 +1,4 @@
+//! Native checks of the `wording` family; each rule's catalog entry is
+//! `rules/wording/<rule-name>.yaml`.
+
+pub mod absolute_words;
