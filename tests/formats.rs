@@ -355,7 +355,7 @@ fn github_annotations_escape_paths_and_messages() {
         command,
         "::warning file=tools/ä%25b%3Ac%2Cd.tool.yaml,line=4,endLine=4,col=7,endColumn=19,\
          title=TC209 absolute-words::absolute word `50%25: yes, no`%0Ahelp: state the condition \
-         plainly (\"when …, do …\"); emphasis makes every sentence weigh the same"
+         plainly; emphasis makes every sentence weigh the same"
     );
     assert_eq!(stdout.lines().count(), 2, "{stdout}");
 }
