@@ -186,13 +186,19 @@ fn init_refuses_to_overwrite_without_force() {
 fn pre_commit_hook_lints_manifests_only() {
     let hooks = yaml(&read(".pre-commit-hooks.yaml"));
     let hooks = hooks.as_array().unwrap();
-    assert_eq!(hooks.len(), 1);
+    let ids: Vec<&str> = hooks.iter().map(|h| h["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["toolcheck", "toolcheck-system"]);
+    assert_eq!(hooks[0]["language"], "rust");
+    assert_eq!(hooks[1]["language"], "system");
+    for hook in hooks {
+        assert_eq!(hook["entry"], "toolcheck lint");
+        // One process for all staged files: one summary, and checks over the whole set see
+        // all of it.
+        assert_eq!(hook["require_serial"], true);
+        assert_eq!(hook["types_or"], serde_json::json!(["yaml", "json"]));
+        assert_eq!(hook["files"], hooks[0]["files"]);
+    }
     let hook = &hooks[0];
-    assert_eq!(hook["id"], "toolcheck");
-    assert_eq!(hook["language"], "rust");
-    assert_eq!(hook["entry"], "toolcheck lint");
-    assert_eq!(hook["require_serial"], false);
-    assert_eq!(hook["types_or"], serde_json::json!(["yaml", "json"]));
     // `files` must take the default include names and nothing else: pre-commit passes every
     // match, and toolcheck lints every file it is given.
     let files = regex::Regex::new(hook["files"].as_str().unwrap()).unwrap();
@@ -230,7 +236,7 @@ fn readme_pre_commit_snippet_uses_the_hook() {
     let config = yaml(&snippet);
     let repo = &config["repos"][0];
     assert!(repo["repo"].as_str().unwrap().ends_with("/toolcheck"));
-    assert!(repo["rev"].is_string());
+    assert!(repo["rev"].as_str().is_some_and(|rev| rev.starts_with('v')));
     let used = &repo["hooks"][0]["id"];
     assert!(
         ids.contains(&used),
@@ -244,35 +250,36 @@ fn action() -> Value {
     yaml(&read("action.yml"))
 }
 
-/// Expands a step's `run` line as bash would for our simple commands: `$VAR` and `"$VAR"`
-/// from the step's `env` (whose `${{ inputs.x }}` take `inputs`), unquoted expansions split
-/// on spaces. Stops at a redirection or `||`.
-fn expand(step: &Value, inputs: &dyn Fn(&str) -> String) -> Vec<String> {
-    let env = |name: &str| -> String {
-        let value = step["env"][name]
-            .as_str()
-            .unwrap_or_else(|| panic!("no env {name}"));
+/// Runs a step's `run` script with bash as the runner does (`bash -eo pipefail`), its `env`
+/// taking `${{ inputs.x }}` from `inputs`, and the built toolcheck first on `PATH`.
+fn run_step(step: &Value, inputs: &dyn Fn(&str) -> String) -> (i32, String, String) {
+    let binary = Path::new(env!("CARGO_BIN_EXE_toolcheck"));
+    let path = format!(
+        "{}:{}",
+        binary.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut command = std::process::Command::new("bash");
+    command
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c"])
+        .arg(step["run"].as_str().unwrap())
+        .current_dir(root())
+        .env("PATH", path)
+        .env("NO_COLOR", "1");
+    for (name, value) in step["env"].as_object().into_iter().flatten() {
+        let value = value.as_str().unwrap();
         let input = value
             .strip_prefix("${{ inputs.")
             .and_then(|rest| rest.strip_suffix(" }}"))
             .unwrap_or_else(|| panic!("{value}"));
-        inputs(input)
-    };
-    let run = step["run"].as_str().unwrap();
-    let mut words = Vec::new();
-    for word in run.split_whitespace() {
-        if word == ">" || word == "||" {
-            break;
-        }
-        if let Some(name) = word.strip_prefix("\"$").and_then(|w| w.strip_suffix('"')) {
-            words.push(env(name));
-        } else if let Some(name) = word.strip_prefix('$') {
-            words.extend(env(name).split_whitespace().map(str::to_string));
-        } else {
-            words.push(word.trim_matches('"').to_string());
-        }
+        command.env(name, inputs(input));
     }
-    words
+    let output = command.output().expect("bash runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
 }
 
 fn input_default(action: &Value, name: &str) -> String {
@@ -300,36 +307,90 @@ fn action_has_the_expected_inputs_and_steps() {
         );
     }
     let steps = action["runs"]["steps"].as_array().unwrap();
-    assert!(steps.iter().all(|step| step["shell"] == "bash"));
+    let named = |name: &str| {
+        steps
+            .iter()
+            .find(|step| step["name"] == name)
+            .unwrap_or_else(|| panic!("no step {name}"))
+    };
+    assert!(
+        steps
+            .iter()
+            .all(|step| step["shell"] == "bash" || step["uses"].is_string())
+    );
+    // The binary is cached by the action's sources; the build runs only on a miss.
+    let cache = named("Cache toolcheck");
+    assert!(
+        cache["uses"]
+            .as_str()
+            .unwrap()
+            .starts_with("actions/cache@")
+    );
+    assert_eq!(cache["with"]["path"], "~/.cargo/bin/toolcheck");
+    assert_eq!(cache["with"]["key"], "${{ steps.key.outputs.key }}");
+    let install = named("Install toolcheck");
     assert_eq!(
-        steps[0]["run"],
+        install["run"],
         "cargo install --locked --path \"$GITHUB_ACTION_PATH\""
     );
-    let sarif = &steps[1];
-    assert!(sarif["run"].as_str().unwrap().ends_with("|| true"));
+    assert_eq!(
+        install["if"],
+        "inputs.install == 'cargo' && steps.cache.outputs.cache-hit != 'true'"
+    );
+    let sarif = named("Write SARIF");
     assert_eq!(sarif["if"], "inputs.sarif-file != ''");
     // The lint step comes last, so its exit code is the action's.
     let lint = steps.last().unwrap();
+    assert_eq!(lint["name"], "Lint");
     assert!(lint["if"].is_null());
-    assert!(lint["run"].as_str().unwrap().starts_with("toolcheck lint "));
+}
+
+#[test]
+fn action_cache_key_hashes_the_sources() {
+    let action = action();
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let key_step = &steps[0];
+    assert_eq!(key_step["id"], "key");
+    let dir = scratch("action-key");
+    let output = dir.join("output");
+    let run = |action_path: &Path| {
+        std::fs::write(&output, "").unwrap();
+        let status = std::process::Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c"])
+            .arg(key_step["run"].as_str().unwrap())
+            .env("GITHUB_ACTION_PATH", action_path)
+            .env("GITHUB_OUTPUT", &output)
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::read_to_string(&output).unwrap()
+    };
+    let key = run(root());
+    assert!(key.starts_with("key=toolcheck-Linux-X64-"), "{key}");
+    assert_eq!(
+        key.trim().len(),
+        "key=toolcheck-Linux-X64-".len() + 16,
+        "{key}"
+    );
+    assert_eq!(run(root()), key, "the same sources give the same key");
 }
 
 #[test]
 fn action_command_lines_work_on_the_fixtures() {
     let action = action();
     let steps = action["runs"]["steps"].as_array().unwrap();
+    let step = |name: &str| steps.iter().find(|step| step["name"] == name).unwrap();
     let dir = scratch("action");
-    let sarif_path = dir.join("out.sarif");
+    let sarif_path = dir.join("out file.sarif");
     let inputs = |name: &str| match name {
         "paths" => "fixtures/examples fixtures/names/duplicate-tool-name/invalid.yaml".to_string(),
         "sarif-file" => sarif_path.display().to_string(),
         other => input_default(&action, other),
     };
 
-    let lint = expand(steps.last().unwrap(), &inputs);
-    assert_eq!(&lint[..4], ["toolcheck", "lint", "--format", "github"]);
-    let args: Vec<&str> = lint[1..].iter().map(String::as_str).collect();
-    let (code, stdout, stderr) = toolcheck(root(), &args);
+    let (code, stdout, stderr) = run_step(step("Lint"), &inputs);
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stdout.contains("\n::error file=fixtures/examples/search.tools.json,line=6,"),
@@ -341,14 +402,12 @@ fn action_command_lines_work_on_the_fixtures() {
     );
     assert!(stdout.ends_with("in 3 files (8 tools)\n"), "{stdout}");
 
-    // With extra args the same way the action passes them.
+    // Extra args are split on white space, and a glob character is passed as written.
     let with_args = |name: &str| match name {
-        "args" => "--select TC209 --severity TC209=warning".to_string(),
+        "args" => "--select TC209  --severity TC209=warning".to_string(),
         other => inputs(other),
     };
-    let lint = expand(steps.last().unwrap(), &with_args);
-    let args: Vec<&str> = lint[1..].iter().map(String::as_str).collect();
-    let (code, stdout, stderr) = toolcheck(root(), &args);
+    let (code, stdout, stderr) = run_step(step("Lint"), &with_args);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stdout.lines().next().unwrap().starts_with("::warning "),
@@ -360,15 +419,27 @@ fn action_command_lines_work_on_the_fixtures() {
             .filter(|l| l.starts_with("::"))
             .all(|l| l.contains("TC209"))
     );
+    let globbed = |name: &str| match name {
+        "paths" => "fixtures/examples/*.json".to_string(),
+        other => inputs(other),
+    };
+    let (code, _, stderr) = run_step(step("Lint"), &globbed);
+    assert_eq!(code, 2, "not expanded by the shell: {stderr}");
 
-    let sarif = expand(&steps[1], &inputs);
-    assert_eq!(&sarif[..4], ["toolcheck", "lint", "--format", "sarif"]);
-    let args: Vec<&str> = sarif[1..].iter().map(String::as_str).collect();
-    let (code, stdout, stderr) = toolcheck(root(), &args);
-    assert_eq!(code, 1, "{stderr}");
-    let log: Value = serde_json::from_str(&stdout).unwrap();
+    // The SARIF step writes a log (to a path with a space) and never fails the job.
+    let (code, _, stderr) = run_step(step("Write SARIF"), &inputs);
+    assert_eq!(code, 0, "{stderr}");
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif_path).unwrap()).unwrap();
     assert_eq!(log["version"], "2.1.0");
     assert!(!log["runs"][0]["results"].as_array().unwrap().is_empty());
+    // A usage error writes nothing: the empty file is removed, so the upload is skipped.
+    let broken = |name: &str| match name {
+        "args" => "--select NO_SUCH_RULE".to_string(),
+        other => inputs(other),
+    };
+    let (code, _, stderr) = run_step(step("Write SARIF"), &broken);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!sarif_path.exists(), "an empty SARIF file is removed");
 }
 
 #[test]
@@ -392,6 +463,8 @@ fn readme_action_snippets_use_real_inputs() {
                     .is_some_and(|uses| uses.contains("/toolcheck@"))
             })
             .expect("a step that uses the action");
+        // Pinned to a release, not a branch.
+        assert!(!ours["uses"].as_str().unwrap().ends_with("@main"));
         for (input, _) in ours["with"].as_object().unwrap() {
             assert!(
                 action["inputs"][input].is_object(),
@@ -405,6 +478,9 @@ fn readme_action_snippets_use_real_inputs() {
         }) {
             uploads += 1;
             assert_eq!(upload["with"]["sarif_file"], ours["with"]["sarif-file"]);
+            // Skipped when toolcheck wrote no log (the action removes the empty file).
+            let condition = upload["if"].as_str().unwrap();
+            assert!(condition.contains("always()") && condition.contains("hashFiles("));
             assert_eq!(job["permissions"]["security-events"], "write");
         }
     }

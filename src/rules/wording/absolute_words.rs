@@ -94,7 +94,8 @@ impl AbsoluteWords {
                 Target::Text(text.node, span.clone()),
                 format!("absolute word `{word}`"),
             );
-            finding.help("state the condition plainly; emphasis makes every sentence weigh the same");
+            finding
+                .help("state the condition plainly; emphasis makes every sentence weigh the same");
             if let Some(why) = why {
                 finding.label(why);
             }
