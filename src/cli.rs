@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::lint::{FileReport, Linter, Overrides};
 use crate::read::read_inputs;
 use crate::render::{self, Summary};
+use crate::suppress::baseline::Baseline;
 use crate::tokens::Encoding;
 
 #[derive(Debug, Parser)]
@@ -85,6 +86,12 @@ struct LintArgs {
     /// The name standard input is reported under; its extension picks YAML or JSON
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
+    /// Report only findings this baseline file does not record (overrides `baseline:`)
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every finding of this run in FILE, as a baseline, and exit 0
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    write_baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -108,6 +115,12 @@ struct TokensArgs {
     /// The name standard input is reported under; its extension picks YAML or JSON
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
+    /// Report only findings this baseline file does not record (overrides `baseline:`)
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every finding of this run in FILE, as a baseline, and exit 0
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    write_baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -262,9 +275,22 @@ fn lint(args: LintArgs) -> Result<i32> {
         severity: args.severity.clone(),
         tokenizer: args.tokenizer,
     };
-    let linter = Linter::new(&registry, &config, &overrides)?;
+    let mut linter = Linter::new(&registry, &config, &overrides)?;
+    let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
+    if let (Some(path), None) = (baseline, &args.write_baseline) {
+        linter = linter.with_baseline(Baseline::load(&path)?);
+    }
     let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
     let reports = linter.lint_all(inputs);
+    if let Some(path) = &args.write_baseline {
+        let count = crate::suppress::baseline::write(path, &reports)?;
+        eprintln!(
+            "wrote {count} finding{} to the baseline {}",
+            if count == 1 { "" } else { "s" },
+            path.display()
+        );
+        return Ok(0);
+    }
     let summary = Summary::of(&reports);
     let diagnostics = render::diagnostics(&reports);
     let output = match args.format {

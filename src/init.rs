@@ -44,6 +44,10 @@ pub const CONFIG_TEMPLATE: &str = r#"# toolcheck.yaml: settings for toolcheck, t
 # Directories of your own rule files (the same format as toolcheck's rules/), e.g. ["./team-rules"].
 # rulesets: []
 
+# Report only findings that this file does not record (`toolcheck lint --write-baseline FILE`
+# writes it), e.g. toolcheck-baseline.json. Relative to this file's directory.
+# baseline: null
+
 # rules:
 #   Rules to run: codes (TC209), prefixes (TC2), names (absolute-words), families (wording), ALL.
 #   select: [ALL]

@@ -24,6 +24,7 @@ pub const TOP_KEYS: &[&str] = &[
     "max-file-size",
     "rules",
     "rulesets",
+    "baseline",
 ];
 pub const RULES_KEYS: &[&str] = &[
     "select",
@@ -89,6 +90,8 @@ pub struct Config {
     pub rulesets: Vec<PathBuf>,
     /// The largest input read, in bytes.
     pub max_file_size: u64,
+    /// The baseline file (`baseline:`), resolved against `root`.
+    pub baseline: Option<PathBuf>,
 }
 
 impl Config {
@@ -167,6 +170,12 @@ impl Config {
                         }
                     }
                     "rules" => reader.rules(&entry.value, &mut config)?,
+                    "baseline" => {
+                        if !matches!(entry.value.kind, parse::NodeKind::Null) {
+                            let path = reader.string(&entry.value)?;
+                            config.baseline = Some(config.root.join(path.value));
+                        }
+                    }
                     "rulesets" => {
                         for dir in reader.strings(&entry.value)? {
                             config.rulesets.push(config.root.join(dir.value));

@@ -19,6 +19,7 @@ use crate::normalize::ToolSet;
 use crate::read::Input;
 use crate::read::source::SourceFile;
 use crate::rules::meta::invalid_manifest::InvalidManifest;
+use crate::suppress::baseline::Baseline;
 use crate::suppress::{Pending, Suppressor};
 use crate::tokens::Encoding;
 use diagnostic::{Diagnostic, Severity};
@@ -30,6 +31,7 @@ pub use select::Overrides;
 pub struct Linter {
     selection: Selection,
     suppressor: Suppressor,
+    baseline: Option<Baseline>,
     pub encoding: Encoding,
 }
 
@@ -64,8 +66,15 @@ impl Linter {
         Ok(Linter {
             selection,
             suppressor,
+            baseline: None,
             encoding,
         })
+    }
+
+    /// Reports only findings that `baseline` does not record.
+    pub fn with_baseline(mut self, baseline: Baseline) -> Linter {
+        self.baseline = Some(baseline);
+        self
     }
 
     /// Lints one file's text. `json` says whether to read it as JSON (else YAML).
@@ -97,11 +106,16 @@ impl Linter {
             .map(file::Checked::into_pending)
             .collect();
         let config_report = self.suppressor.apply(&mut pending);
-        pending
+        let mut reports: Vec<FileReport> = pending
             .into_iter()
             .map(|pending| pending.report)
             .chain(config_report)
-            .collect()
+            .collect();
+        if let Some(baseline) = &self.baseline {
+            let stale = baseline.apply(&mut reports, self.suppressor.unused(), self.encoding);
+            reports.extend(stale);
+        }
+        reports
     }
 }
 

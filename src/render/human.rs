@@ -167,9 +167,13 @@ pub fn summary_line(summary: &Summary) -> String {
     if summary.skipped > 0 {
         tools.push_str(&format!(", {} skipped", summary.skipped));
     }
-    format!(
+    let line = format!(
         "{} in {} ({tools})",
         counts.join(", "),
         plural(summary.files, "file")
-    )
+    );
+    match summary.baselined {
+        0 => line,
+        baselined => format!("{line}; {baselined} in the baseline"),
+    }
 }

@@ -17,6 +17,13 @@ pub struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
+    /// Findings a baseline recorded (not shown); absent from JSON when there are none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub baselined: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 impl Summary {
@@ -28,6 +35,11 @@ impl Summary {
         for report in reports {
             summary.tools += report.tools;
             summary.skipped += report.skipped;
+            summary.baselined += report
+                .suppressed
+                .iter()
+                .filter(|s| s.reason.as_deref() == Some(crate::suppress::baseline::REASON))
+                .count();
             for diagnostic in &report.diagnostics {
                 match diagnostic.severity {
                     Severity::Error => summary.errors += 1,

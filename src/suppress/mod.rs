@@ -3,6 +3,7 @@
 //! that silenced nothing, names an unknown rule or names none is reported as
 //! `unused-suppression`.
 
+pub mod baseline;
 pub mod directives;
 
 use std::sync::Arc;
@@ -126,6 +127,11 @@ impl Suppressor {
     /// Moves suppressed findings aside, then reports suppressions that matched nothing:
     /// inline ones in their file, `per-file-ignores` in a report of the config file (which
     /// comes back when it has findings).
+    /// `unused-suppression`, when it runs (a stale baseline entry is reported by it too).
+    pub fn unused(&self) -> Option<&ActiveRule> {
+        self.unused.as_ref()
+    }
+
     pub fn apply(&self, files: &mut [Pending]) -> Option<FileReport> {
         let mut config_used: Vec<Vec<bool>> = self
             .per_file_ignores

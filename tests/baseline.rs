@@ -1,0 +1,144 @@
+//! `--write-baseline` and `--baseline`: a baseline survives reordering, reformatting and line
+//! shifts, reports exactly the new findings, and reports its own entries once they are fixed.
+
+mod common;
+
+use serde_json::{Value, json};
+
+fn tool(name: &str, description: &str, property: &str) -> Value {
+    json!({
+        "name": name,
+        "description": description,
+        "inputSchema": {"type": "object", "properties": {property: {"type": "string"}}},
+    })
+}
+
+fn lint(dir: &std::path::Path, args: &[&str]) -> (i32, Value, String) {
+    let mut all = vec!["lint", "--no-config", "--format", "json"];
+    all.extend_from_slice(args);
+    let (code, stdout, stderr) = common::run(dir, &all, None);
+    let document = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (code, document, stderr)
+}
+
+fn findings(document: &Value) -> Vec<(String, String)> {
+    document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["tool"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn only_new_findings_are_reported_and_fixed_entries_are_stale() {
+    let dir = common::scratch("baseline");
+    std::fs::create_dir_all(dir.join("tools")).unwrap();
+    let run_tests = tool(
+        "run_tests",
+        "Always run the whole suite. Always ask first.",
+        "password",
+    );
+    let search = tool("search_docs", "Search the docs.", "api_key");
+    let manifest = dir.join("tools/a.tools.json");
+    let pretty =
+        |tools: &[&Value]| serde_json::to_string_pretty(&json!({ "tools": tools })).unwrap();
+    std::fs::write(&manifest, pretty(&[&run_tests, &search])).unwrap();
+
+    let (code, _, stderr) = common::run(
+        &dir,
+        &["lint", "--no-config", "--write-baseline", "base.json", "."],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("base.json")).unwrap()).unwrap();
+    let recorded = written["findings"].as_array().unwrap().len();
+    // Two `Always`, two credentials, two descriptions without a boundary.
+    assert_eq!(recorded, 6, "{written:#}");
+    assert!(
+        stderr.contains("wrote 6 findings to the baseline base.json"),
+        "{stderr}"
+    );
+
+    let (code, document, stderr) = lint(&dir, &["--baseline", "base.json", "."]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(findings(&document), []);
+    assert_eq!(document["summary"]["baselined"], 6);
+
+    // Reorder, reformat (one line), move everything down, and add one flawed tool.
+    let fetch = tool(
+        "fetch_url",
+        "Fetch a URL. Not for files; NEVER for local paths.",
+        "url",
+    );
+    let compact = serde_json::to_string(&json!({"tools": [&search, &fetch, &run_tests]})).unwrap();
+    std::fs::write(&manifest, format!("\n\n\n{compact}")).unwrap();
+    let (code, document, stderr) = lint(&dir, &["--baseline", "base.json", "."]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        findings(&document),
+        [("TC209".to_string(), "fetch_url".to_string())]
+    );
+    assert_eq!(document["summary"]["baselined"], 6);
+
+    // The same from inside `tools/`, with the paths typed another way.
+    let (_, document, _) = lint(
+        &dir.join("tools"),
+        &["--baseline", "../base.json", "a.tools.json"],
+    );
+    assert_eq!(
+        findings(&document),
+        [("TC209".to_string(), "fetch_url".to_string())]
+    );
+
+    // Fix one of the old findings: its entry matches nothing and is reported, in the baseline.
+    let fixed = tool(
+        "run_tests",
+        "Run the whole suite. Always ask first.",
+        "password",
+    );
+    let compact = serde_json::to_string(&json!({"tools": [&search, &fixed]})).unwrap();
+    std::fs::write(&manifest, compact).unwrap();
+    let (code, document, stderr) = lint(&dir, &["--baseline", "base.json", "."]);
+    assert_eq!(code, 0, "a stale entry is a warning: {stderr}");
+    let stale: Vec<&Value> = document["diagnostics"].as_array().unwrap().iter().collect();
+    assert_eq!(stale.len(), 1, "{document:#}");
+    assert_eq!(stale[0]["code"], "TC002");
+    assert_eq!(stale[0]["file"], "base.json");
+    assert_eq!(
+        stale[0]["message"],
+        "baseline entry for `TC209` matched no finding"
+    );
+    assert_eq!(document["summary"]["baselined"], 5);
+}
+
+#[test]
+fn a_file_that_is_not_a_baseline_is_a_clear_error() {
+    let dir = common::scratch("baseline-bad");
+    std::fs::write(
+        dir.join("a.tool.yaml"),
+        "name: a\ndescription: d. Not for x.\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("base.json"), r#"{"tools": []}"#).unwrap();
+    let (code, _, stderr) = common::run(
+        &dir,
+        &["lint", "--no-config", "--baseline", "base.json", "."],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("not a toolcheck baseline"), "{stderr}");
+    let (code, _, stderr) = common::run(
+        &dir,
+        &["lint", "--no-config", "--baseline", "missing.json", "."],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing.json"), "{stderr}");
+}
