@@ -92,6 +92,12 @@ struct LintArgs {
     /// Record every finding of this run in FILE, as a baseline, and exit 0
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
     write_baseline: Option<PathBuf>,
+    /// Apply the fixes that cannot change meaning, then report what is left
+    #[arg(long)]
+    fix: bool,
+    /// Print the fixes as a unified diff instead of writing them (exit 1 when there are any)
+    #[arg(long, conflicts_with = "fix")]
+    diff: bool,
 }
 
 #[derive(Debug, Args)]
@@ -115,12 +121,6 @@ struct TokensArgs {
     /// The name standard input is reported under; its extension picks YAML or JSON
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
-    /// Report only findings this baseline file does not record (overrides `baseline:`)
-    #[arg(long, value_name = "FILE")]
-    baseline: Option<PathBuf>,
-    /// Record every finding of this run in FILE, as a baseline, and exit 0
-    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
-    write_baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -281,7 +281,26 @@ fn lint(args: LintArgs) -> Result<i32> {
         linter = linter.with_baseline(Baseline::load(&path)?);
     }
     let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
-    let reports = linter.lint_all(inputs);
+    let mut reports = linter.lint_all(inputs);
+    if args.diff {
+        return Ok(print_diff(&reports));
+    }
+    if args.fix {
+        // A fix can reveal another (two findings on one span): a few passes at most.
+        let mut fixed = 0;
+        for _ in 0..4 {
+            let count = fix_files(&reports, &args)?;
+            if count == 0 {
+                break;
+            }
+            fixed += count;
+            let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
+            reports = linter.lint_all(inputs);
+        }
+        if fixed > 0 {
+            eprintln!("fixed {fixed} finding{}", if fixed == 1 { "" } else { "s" });
+        }
+    }
     if let Some(path) = &args.write_baseline {
         let count = crate::suppress::baseline::write(path, &reports)?;
         eprintln!(
@@ -313,6 +332,48 @@ fn lint(args: LintArgs) -> Result<i32> {
         }
     }
     Ok(exit_code(&reports, &summary, args.max_warnings))
+}
+
+/// Prints each file's fixes as a unified diff; 1 when there is any, else 0.
+fn print_diff(reports: &[FileReport]) -> i32 {
+    let mut any = false;
+    for report in reports.iter().filter(|report| report.linted) {
+        if let Some((fixed, _)) = crate::fix::apply(&report.file.text, &report.diagnostics) {
+            print(&crate::fix::diff(
+                &report.file.name,
+                &report.file.text,
+                &fixed,
+            ));
+            any = true;
+        }
+    }
+    i32::from(any)
+}
+
+/// Writes the fixes of every file read from disk (standard input is left alone: use `--diff`);
+/// returns how many findings they fixed.
+fn fix_files(reports: &[FileReport], args: &LintArgs) -> Result<usize> {
+    let stdin = args
+        .paths
+        .iter()
+        .any(|path| path.as_os_str() == "-")
+        .then(|| args.stdin_filename.as_deref().unwrap_or("-"));
+    let mut fixed = 0;
+    for report in reports.iter().filter(|report| report.linted) {
+        if Some(report.file.name.as_str()) == stdin {
+            continue;
+        }
+        if let Some((text, count)) = crate::fix::apply(&report.file.text, &report.diagnostics) {
+            std::fs::write(&report.file.name, text).map_err(|error| {
+                Error::new(format!(
+                    "cannot write the fixes to {}: {error}",
+                    report.file.name
+                ))
+            })?;
+            fixed += count;
+        }
+    }
+    Ok(fixed)
 }
 
 /// 2 when a file could not be linted for a bug in toolcheck (its findings are missing), else

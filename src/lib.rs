@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod fix;
 pub mod init;
 pub mod lint;
 pub mod normalize;

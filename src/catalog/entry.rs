@@ -29,6 +29,9 @@ struct RuleFile {
     message: Option<String>,
     help: Option<String>,
     label: Option<String>,
+    /// The rule attaches fixes to its findings (`lint --fix`).
+    #[serde(default)]
+    fixable: bool,
 }
 
 /// How the rule checks: one declarative `function`, or (built-in rules only) the `native`
@@ -173,6 +176,7 @@ fn read(
             docs: spec.docs,
             source: file.name.clone(),
             native: spec.then.native,
+            fixable: spec.fixable,
         },
         defaults: spec.then.options,
         check,

@@ -92,6 +92,8 @@ pub struct RuleMeta {
     pub source: String,
     /// The native check's source file; `None` for a declarative rule.
     pub native: Option<String>,
+    /// Its findings carry fixes that `lint --fix` applies.
+    pub fixable: bool,
 }
 
 enum Check {

@@ -95,6 +95,22 @@ pub struct Diagnostic {
     pub span: Span,
     /// Secondary locations, e.g. the first definition of a duplicated name.
     pub related: Vec<Related>,
+    /// A change of the source that fixes the finding without changing what the text means
+    /// (applied by `lint --fix`).
+    pub fix: Option<Fix>,
+}
+
+/// Edits of one file that fix one finding; they never overlap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    pub edits: Vec<Edit>,
+}
+
+/// Replace the bytes of `span` with `replacement` (an empty span inserts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub span: Span,
+    pub replacement: String,
 }
 
 /// A secondary location (e.g. the first of two duplicates).
@@ -113,6 +129,12 @@ impl Diagnostic {
 
     pub fn label(&mut self, label: impl Into<String>) -> &mut Self {
         self.label = Some(label.into());
+        self
+    }
+
+    /// The edits that fix this finding.
+    pub fn fix(&mut self, edits: Vec<Edit>) -> &mut Self {
+        self.fix = Some(Fix { edits });
         self
     }
 

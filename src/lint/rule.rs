@@ -229,6 +229,7 @@ impl<'a> Ctx<'a> {
             pointer,
             span,
             related: Vec::new(),
+            fix: None,
         };
         if count > MAX_SHOWN + 1 {
             return self.dropped.insert(diagnostic);

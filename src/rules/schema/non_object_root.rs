@@ -3,10 +3,10 @@
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::{Field, Severity};
+use crate::lint::diagnostic::{Edit, Field, Severity};
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::{Dialect, Tool};
-use crate::parse::NodeKind;
+use crate::parse::{Node, NodeKind};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -69,12 +69,18 @@ impl Rule for NonObjectRoot {
             } else {
                 "the input schema has no `type`"
             };
+            let insertion = declares_properties
+                .then(|| insert_object_type(&ctx.file.text, schema))
+                .flatten();
             let finding = ctx
                 .report(Field::InputSchema, Target::Key(entry), message)
                 .help("add `\"type\": \"object\"` at the schema's root; providers require it");
             // `properties` says what was meant, and many hosts infer the type: the milder case.
             if declares_properties {
                 finding.at_most(Severity::Warning);
+            }
+            if let Some(edit) = insertion {
+                finding.fix(vec![edit]);
             }
             return;
         };
@@ -88,15 +94,27 @@ impl Rule for NonObjectRoot {
                      and put the value into a property"
                         .to_string()
                 };
-                ctx.report(
-                    Field::InputSchema,
-                    Target::Value(ty),
-                    format!(
-                        "the input schema's root `type` is `{}`, not `object`",
-                        s.value
-                    ),
-                )
-                .help(help);
+                let written = requoted(
+                    ctx.file.text.get(ty.span.clone()).unwrap_or_default(),
+                    "object",
+                );
+                let finding = ctx
+                    .report(
+                        Field::InputSchema,
+                        Target::Value(ty),
+                        format!(
+                            "the input schema's root `type` is `{}`, not `object`",
+                            s.value
+                        ),
+                    )
+                    .help(help);
+                // `dict` and `map` mean an object: the one rewrite that keeps the meaning.
+                if s.value == "dict" || s.value == "map" {
+                    finding.fix(vec![Edit {
+                        span: ty.span.clone(),
+                        replacement: written,
+                    }]);
+                }
             }
             NodeKind::Array(_) => {
                 ctx.report(
@@ -119,4 +137,38 @@ impl Rule for NonObjectRoot {
             }
         }
     }
+}
+
+/// `word` written the way `scalar` (a type name as written in the source) is quoted.
+fn requoted(scalar: &str, word: &str) -> String {
+    match scalar.chars().next() {
+        Some(quote @ ('"' | '\'')) => format!("{quote}{word}{quote}"),
+        _ => word.to_string(),
+    }
+}
+
+/// The edit that adds `type: object` as the first key of `schema`: `"type": "object", ` after
+/// the `{` of a JSON or flow mapping (valid YAML too), or a `type: object` line above the first
+/// key of a block mapping, at its indentation. `None` where that cannot be done safely.
+fn insert_object_type(text: &str, schema: &Node) -> Option<Edit> {
+    let start = schema.span.start;
+    let written = text.get(schema.span.clone())?;
+    if written.starts_with('{') {
+        let empty = written[1..].trim_start().starts_with('}');
+        return Some(Edit {
+            span: start + 1..start + 1,
+            replacement: if empty {
+                "\"type\": \"object\"".to_string()
+            } else {
+                "\"type\": \"object\", ".to_string()
+            },
+        });
+    }
+    // A block mapping starts at its first key; only spaces may come before it on its line.
+    let line_start = text[..start].rfind('\n').map_or(0, |at| at + 1);
+    let indent = &text[line_start..start];
+    (!indent.is_empty() && indent.bytes().all(|b| b == b' ')).then(|| Edit {
+        span: start..start,
+        replacement: format!("type: object\n{indent}"),
+    })
 }
