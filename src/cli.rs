@@ -58,8 +58,14 @@ struct ConfigArgs {
 struct LintArgs {
     /// Files or directories to lint (`-` reads standard input); default: the current directory
     paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// How to print the findings (`--format` is an alias)
+    #[arg(long = "output-format", visible_alias = "format", value_enum,
+          default_value_t = Format::Full, value_name = "FORMAT")]
     format: Format,
+    /// Print how many findings each rule has (most first, with how many `--fix` fixes)
+    /// instead of the findings
+    #[arg(long)]
+    statistics: bool,
     /// When to use colors in human output
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -83,6 +89,9 @@ struct LintArgs {
     /// Exit 1 when there are more than this many warnings
     #[arg(long, value_name = "N")]
     max_warnings: Option<usize>,
+    /// Exit 0 even when there are errors (2 still means toolcheck could not do its job)
+    #[arg(long)]
+    exit_zero: bool,
     /// The name standard input is reported under; its extension picks YAML or JSON
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
@@ -139,7 +148,11 @@ struct RulesArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
-    Human,
+    /// Each finding with its source excerpt, label and help (`human` is an alias)
+    #[value(alias = "human")]
+    Full,
+    /// One line per finding: `path:line:col: CODE name message`
+    Concise,
     Json,
     /// SARIF 2.1.0, for GitHub code scanning
     Sarif,
@@ -312,13 +325,16 @@ fn lint(args: LintArgs) -> Result<i32> {
     }
     let summary = Summary::of(&reports);
     let diagnostics = render::diagnostics(&reports);
+    let color = use_color(args.color);
     let output = match args.format {
+        _ if args.statistics => statistics(&args, diagnostics, &summary),
         Format::Json => render::json::render(&reports, linter.encoding),
         Format::Sarif => render::sarif::render(diagnostics, &registry),
         Format::Github => render::github::render(diagnostics, &summary, args.quiet),
-        Format::Human => {
+        Format::Concise => render::concise::render(diagnostics, &summary, color, args.quiet),
+        Format::Full => {
             let style = render::human::Style {
-                color: use_color(args.color),
+                color,
                 links: false,
                 width: terminal_width(),
             };
@@ -331,7 +347,35 @@ fn lint(args: LintArgs) -> Result<i32> {
             print_error(&internal_error(&report.file.name, message));
         }
     }
-    Ok(exit_code(&reports, &summary, args.max_warnings))
+    let code = exit_code(&reports, &summary, args.max_warnings);
+    if code == 1 && summary.errors == 0 {
+        if let Some(max) = args.max_warnings {
+            eprintln!(
+                "failed: {} warnings, more than --max-warnings {max}",
+                summary.warnings
+            );
+        }
+    }
+    Ok(if code == 1 && args.exit_zero { 0 } else { code })
+}
+
+/// `--statistics`: the count per rule, as a table (then the summary) or as JSON.
+fn statistics<'a>(
+    args: &LintArgs,
+    diagnostics: impl Iterator<Item = &'a crate::lint::diagnostic::Diagnostic>,
+    summary: &Summary,
+) -> String {
+    let counts = render::statistics::count(diagnostics);
+    if args.format == Format::Json {
+        return render::statistics::json(&counts);
+    }
+    let mut out = render::statistics::table(&counts);
+    if !args.quiet {
+        out.push_str(&render::human::summary_line(summary));
+        out.push('\n');
+        out.push_str(&render::footer(summary, counts.first().map(|row| row.code)));
+    }
+    out
 }
 
 /// Prints each file's fixes as a unified diff; 1 when there is any, else 0.

@@ -29,14 +29,14 @@ pub fn handler(style: Style) -> GraphicalReportHandler {
 }
 
 pub fn render<'a>(
-    diagnostics: impl Iterator<Item = &'a Diagnostic>,
+    diagnostics: impl Iterator<Item = &'a Diagnostic> + Clone,
     summary: &Summary,
     style: Style,
     quiet: bool,
 ) -> String {
     let handler = handler(style);
     let mut out = String::new();
-    for diagnostic in diagnostics {
+    for diagnostic in diagnostics.clone() {
         // A blank line between reports, as rustc and ruff print them.
         if !out.is_empty() {
             out.push('\n');
@@ -58,6 +58,10 @@ pub fn render<'a>(
         }
         out.push_str(&summary_line(summary));
         out.push('\n');
+        out.push_str(&super::footer(
+            summary,
+            super::most_common_code(diagnostics),
+        ));
     }
     out
 }

@@ -1,0 +1,152 @@
+//! The output a user reads first: `--output-format concise`, `--statistics`, the footer, and
+//! the exit-code flags (`--exit-zero`, `--max-warnings`).
+
+mod common;
+
+fn toolcheck(args: &[&str]) -> (i32, String, String) {
+    common::run(common::root(), args, None)
+}
+
+const EXAMPLES: &str = "fixtures/examples";
+const FIXABLE: &str = "fixtures/schema/non-object-root/invalid_properties_without_type.json";
+
+#[test]
+fn concise_is_one_line_per_finding_then_the_summary_and_hints() {
+    let (code, stdout, _) =
+        toolcheck(&["lint", "--no-config", "--output-format", "concise", FIXABLE]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stdout,
+        format!(
+            "{FIXABLE}:2:35: TC207 missing-anti-trigger nothing in the description says when not to use `mild`\n\
+             {FIXABLE}:2:66: TC402 [*] non-object-root the input schema declares `properties` but no `type`\n\
+             {FIXABLE}:3:35: TC207 missing-anti-trigger nothing in the description says when not to use `bare`\n\
+             {FIXABLE}:3:51: TC402 non-object-root the input schema has no `type`\n\
+             3 errors, 1 warning in 1 file (2 tools)\n\
+             [*] 1 fixable with `toolcheck lint --fix` (preview with `--diff`)\n\
+             hint: `toolcheck explain TC207` for a rule's details\n\
+             hint: silence a finding with `# toolcheck: ignore[TC207]` on its YAML line, or with \
+             `per-file-ignores` in toolcheck.yaml\n"
+        )
+    );
+}
+
+#[test]
+fn quiet_concise_prints_only_the_findings() {
+    let (_, stdout, _) = toolcheck(&["lint", "--no-config", "--format", "concise", "-q", EXAMPLES]);
+    assert_eq!(stdout.lines().count(), 6, "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .all(|line| line.starts_with("fixtures/examples/")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn format_is_an_alias_and_human_is_full() {
+    let run =
+        |flag: &str, value: &str| toolcheck(&["lint", "--no-config", flag, value, EXAMPLES]).1;
+    assert_eq!(
+        run("--format", "concise"),
+        run("--output-format", "concise")
+    );
+    let full = run("--output-format", "full");
+    assert_eq!(run("--format", "human"), full);
+    assert!(full.contains("TC209 absolute-words"), "{full}");
+    assert!(full.contains("hint: `toolcheck explain"), "{full}");
+}
+
+#[test]
+fn a_clean_run_has_no_hints() {
+    let (code, stdout, _) = toolcheck(&[
+        "lint",
+        "--no-config",
+        "--format",
+        "concise",
+        "fixtures/meta/invalid-manifest/valid.yaml",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "0 errors, 0 warnings in 1 file (1 tool)\n");
+}
+
+#[test]
+fn statistics_count_each_rule_most_first_with_the_fixable_share() {
+    let (code, stdout, _) = toolcheck(&["lint", "--no-config", "--statistics", EXAMPLES, FIXABLE]);
+    assert_eq!(code, 1);
+    let table: Vec<&str> = stdout.lines().take(6).collect();
+    assert_eq!(
+        table,
+        [
+            "3  TC207      missing-anti-trigger",
+            "3  TC402  [*] non-object-root          1 fixable",
+            "1  TC209      absolute-words",
+            "1  TC301      secret-like-field-names",
+            "1  TC401      top-level-combinator",
+            "1  TC501      invalid-tool-name",
+        ]
+    );
+    assert!(
+        stdout.contains("\n9 errors, 1 warning in 3 files (5 tools)\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn statistics_as_json() {
+    let (_, stdout, _) = toolcheck(&[
+        "lint",
+        "--no-config",
+        "--statistics",
+        "--format",
+        "json",
+        FIXABLE,
+    ]);
+    let counts: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(
+        counts,
+        serde_json::json!([
+            {"code": "TC207", "name": "missing-anti-trigger", "count": 2, "fixable": 0},
+            {"code": "TC402", "name": "non-object-root", "count": 2, "fixable": 1},
+        ])
+    );
+}
+
+#[test]
+fn exit_zero_keeps_the_findings_and_exits_zero() {
+    let (code, stdout, _) = toolcheck(&[
+        "lint",
+        "--no-config",
+        "--exit-zero",
+        "--format",
+        "concise",
+        EXAMPLES,
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("6 errors, 0 warnings"), "{stdout}");
+    // A usage error is still one.
+    let (code, _, _) = toolcheck(&["lint", "--no-config", "--exit-zero", "no/such/file.yaml"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn too_many_warnings_says_why() {
+    let args = [
+        "lint",
+        "--no-config",
+        "--select",
+        "TC402",
+        "--severity",
+        "TC402=warning",
+        "-q",
+        "--format",
+        "concise",
+        FIXABLE,
+    ];
+    let (code, _, stderr) = toolcheck(&[&args[..], &["--max-warnings", "1"]].concat());
+    assert_eq!(code, 1);
+    assert_eq!(stderr, "failed: 2 warnings, more than --max-warnings 1\n");
+    let (code, _, stderr) = toolcheck(&[&args[..], &["--max-warnings", "2"]].concat());
+    assert_eq!(code, 0);
+    assert_eq!(stderr, "");
+}
