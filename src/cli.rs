@@ -348,13 +348,14 @@ fn lint(args: LintArgs) -> Result<i32> {
         }
     }
     let code = exit_code(&reports, &summary, args.max_warnings);
-    if code == 1 && summary.errors == 0 {
-        if let Some(max) = args.max_warnings {
-            eprintln!(
-                "failed: {} warnings, more than --max-warnings {max}",
-                summary.warnings
-            );
-        }
+    if code == 1
+        && summary.errors == 0
+        && let Some(max) = args.max_warnings
+    {
+        eprintln!(
+            "failed: {} warnings, more than --max-warnings {max}",
+            summary.warnings
+        );
     }
     Ok(if code == 1 && args.exit_zero { 0 } else { code })
 }
