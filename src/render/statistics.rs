@@ -29,7 +29,7 @@ pub fn count<'a>(diagnostics: impl Iterator<Item = &'a Diagnostic>) -> Vec<RuleC
     }
     let mut counts: Vec<RuleCount<'a>> = by_code.into_values().collect();
     // The map gave code order; a stable sort keeps it among equal counts.
-    counts.sort_by(|a, b| b.count.cmp(&a.count));
+    counts.sort_by_key(|row| std::cmp::Reverse(row.count));
     counts
 }
 
