@@ -89,6 +89,10 @@ struct LintArgs {
     /// Exit 1 when there are more than this many warnings
     #[arg(long, value_name = "N")]
     max_warnings: Option<usize>,
+    /// Print the resolved settings (config file, discovery, files, every rule's severity and
+    /// options) for PATHS, and lint nothing
+    #[arg(long)]
+    show_settings: bool,
     /// Exit 0 even when there are errors (2 still means toolcheck could not do its job)
     #[arg(long)]
     exit_zero: bool,
@@ -230,10 +234,14 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Lint(args) => lint(args),
         Command::Tokens(args) => tokens(args),
         Command::Rules(args) => {
-            let registry = registry(&load_config(&args.config)?)?;
+            let config = load_config(&args.config)?;
+            let registry = registry(&config)?;
+            let linter = Linter::new(&registry, &config, &Overrides::default())?;
             print(&match args.format {
-                ListFormat::Table => crate::catalog::docs::rules_table(&registry),
-                ListFormat::Json => crate::catalog::docs::rules_json(&registry),
+                ListFormat::Table => {
+                    crate::catalog::docs::rules_table(&registry, linter.settings())
+                }
+                ListFormat::Json => crate::catalog::docs::rules_json(&registry, linter.settings()),
             });
             Ok(0)
         }
@@ -289,6 +297,10 @@ fn lint(args: LintArgs) -> Result<i32> {
         tokenizer: args.tokenizer,
     };
     let mut linter = Linter::new(&registry, &config, &overrides)?;
+    if args.show_settings {
+        print(&show_settings(&config, &linter, &args)?);
+        return Ok(0);
+    }
     let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
     if let (Some(path), None) = (baseline, &args.write_baseline) {
         linter = linter.with_baseline(Baseline::load(&path)?);
@@ -358,6 +370,79 @@ fn lint(args: LintArgs) -> Result<i32> {
         );
     }
     Ok(if code == 1 && args.exit_zero { 0 } else { code })
+}
+
+/// `--show-settings`: what a run over `args.paths` would use, resolved.
+fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -> Result<String> {
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "(none)".to_string()
+        } else {
+            items.join(", ")
+        }
+    };
+    let mut out = String::new();
+    let file = config.file.as_ref().map(|file| file.name.as_str());
+    out.push_str(&format!(
+        "config file: {}\n",
+        file.unwrap_or("(none: defaults)")
+    ));
+    let root = std::path::absolute(&config.root).unwrap_or_else(|_| config.root.clone());
+    out.push_str(&format!("root: {}\n", root.display()));
+    out.push_str(&format!("include: {}\n", list(&config.include)));
+    out.push_str(&format!("exclude: {}\n", list(&config.exclude)));
+    out.push_str(&format!("tokenizer: {}\n", linter.encoding.as_str()));
+    out.push_str(&format!("max-file-size: {} bytes\n", config.max_file_size));
+    let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
+    out.push_str(&format!(
+        "baseline: {}\n",
+        baseline.map_or("(none)".to_string(), |path| path.display().to_string())
+    ));
+    let rulesets: Vec<String> = config
+        .rulesets
+        .iter()
+        .map(|dir| dir.display().to_string())
+        .collect();
+    out.push_str(&format!("rulesets: {}\n", list(&rulesets)));
+    out.push_str("per-file-ignores:");
+    if config.per_file_ignores.is_empty() {
+        out.push_str(" (none)");
+    }
+    out.push('\n');
+    for (pattern, rules) in &config.per_file_ignores {
+        let rules: Vec<String> = rules.iter().map(|rule| rule.value.clone()).collect();
+        out.push_str(&format!("  {}: {}\n", pattern.value, rules.join(", ")));
+    }
+    let targets = crate::read::discover::Discovery::new(&config.include, &config.exclude)?
+        .discover(&args.paths)?;
+    out.push_str(&format!("files ({}):\n", targets.len()));
+    for target in targets {
+        match target {
+            crate::read::discover::Target::Stdin => out.push_str("  - (standard input)\n"),
+            crate::read::discover::Target::File(path) => out.push_str(&format!(
+                "  {}\n",
+                crate::read::discover::display_name(&path)
+            )),
+        }
+    }
+    out.push_str("rules:\n");
+    let width = linter
+        .settings()
+        .iter()
+        .map(|rule| rule.name.len())
+        .max()
+        .unwrap_or(0);
+    for rule in linter.settings() {
+        let severity = rule.severity.map_or("off", |severity| severity.as_str());
+        let mut line = format!("  {} {:<width$} {:<7}", rule.code, rule.name, severity);
+        if !rule.options.is_empty() {
+            line.push(' ');
+            line.push_str(&serde_json::to_string(&rule.options).unwrap_or_default());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 /// `--statistics`: the count per rule, as a table (then the summary) or as JSON.

@@ -150,3 +150,97 @@ fn too_many_warnings_says_why() {
     assert_eq!(code, 0);
     assert_eq!(stderr, "");
 }
+
+/// A project whose config turns one rule down, one off, and sets an option.
+fn tuned_project(test: &str) -> std::path::PathBuf {
+    let dir = common::scratch(test);
+    std::fs::write(
+        dir.join("toolcheck.yaml"),
+        "rules:\n  ignore: [TC209]\n  severity: {missing-anti-trigger: warning}\n  options:\n    description-too-long: {max-tokens: 300}\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.join("tools")).unwrap();
+    std::fs::copy(
+        common::root().join("fixtures/examples/search.tools.json"),
+        dir.join("tools/search.tools.json"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn rules_show_the_family_the_effective_severity_and_the_fix() {
+    let dir = tuned_project("rules_effective");
+    let (code, stdout, _) = common::run(&dir, &["rules"], None);
+    assert_eq!(code, 0);
+    let row = |code: &str| {
+        stdout
+            .lines()
+            .find(|line| line.starts_with(code))
+            .unwrap_or_else(|| panic!("no {code} in\n{stdout}"))
+            .split_whitespace()
+            .take(5)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(row("code"), "code name family severity fix");
+    assert_eq!(
+        row("TC207"),
+        "TC207 missing-anti-trigger wording warning* a"
+    );
+    assert_eq!(row("TC209"), "TC209 absolute-words wording off* absolute");
+    assert_eq!(row("TC402"), "TC402 non-object-root schema error yes");
+    assert!(
+        stdout.ends_with("\n* changed by the config (default: `toolcheck rules --no-config`)\n")
+    );
+    let (_, json, _) = common::run(&dir, &["rules", "--format", "json"], None);
+    let rules: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let tc209 = rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["code"] == "TC209")
+        .unwrap();
+    assert_eq!(tc209["severity"], "error");
+    assert_eq!(tc209["effective_severity"], serde_json::Value::Null);
+    let tc402 = rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["code"] == "TC402")
+        .unwrap();
+    assert_eq!(tc402["fixable"], true);
+}
+
+#[test]
+fn show_settings_resolves_the_config_files_and_rules() {
+    let dir = tuned_project("show_settings");
+    let (code, stdout, _) = common::run(&dir, &["lint", "--show-settings"], None);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("config file: toolcheck.yaml\nroot: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nfiles (1):\n  tools/search.tools.json\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n  TC101 description-too-long     error   {\"max-tokens\":300}\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n  TC207 missing-anti-trigger     warning {"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n  TC209 absolute-words           off     {"),
+        "{stdout}"
+    );
+    // The command line counts as it does for a run.
+    let (_, stdout, _) = common::run(&dir, &["lint", "--show-settings", "--select", "TC1"], None);
+    assert!(
+        stdout.contains("\n  TC207 missing-anti-trigger     off "),
+        "{stdout}"
+    );
+}

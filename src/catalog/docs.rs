@@ -4,13 +4,20 @@
 use serde::Serialize;
 
 use crate::catalog::{Registered, Registry};
+use crate::lint::RuleSetting;
+use crate::lint::diagnostic::Severity;
 
 #[derive(Serialize)]
 struct RuleRow<'a> {
     code: &'a str,
     name: &'a str,
     family: &'a str,
+    /// The default severity.
     severity: &'a str,
+    /// The severity under the current config; `null` when the rule is off.
+    effective_severity: Option<Severity>,
+    /// `lint --fix` fixes its findings.
+    fixable: bool,
     kind: &'a str,
     /// The catalog entry.
     source: &'a str,
@@ -27,7 +34,17 @@ fn defined_in(rule: &Registered) -> String {
     }
 }
 
-pub fn rules_table(registry: &Registry) -> String {
+/// The severity each rule runs at under the current config, by code (`None`: off).
+fn effective(settings: &[RuleSetting], code: &str) -> Option<Severity> {
+    settings
+        .iter()
+        .find(|setting| setting.code == code)
+        .and_then(|setting| setting.severity)
+}
+
+/// `toolcheck rules`: each rule with its family, its severity under the current config (`*`
+/// where the config changed the default), whether `--fix` fixes it, and what it checks.
+pub fn rules_table(registry: &Registry, settings: &[RuleSetting]) -> String {
     let width = registry
         .rules
         .iter()
@@ -36,23 +53,37 @@ pub fn rules_table(registry: &Registry) -> String {
         .unwrap_or(0);
     let mut out = String::new();
     out.push_str(&format!(
-        "{:<6} {:<width$} {:<8} {}\n",
-        "code", "name", "severity", "checks"
+        "{:<6} {:<width$} {:<8} {:<9} {:<3} {}\n",
+        "code", "name", "family", "severity", "fix", "checks"
     ));
     for rule in &registry.rules {
         let meta = &rule.meta;
+        let severity = effective(settings, &meta.code);
+        let mut shown = severity.map_or("off", Severity::as_str).to_string();
+        if severity != Some(meta.default_severity) {
+            shown.push('*');
+        }
         out.push_str(&format!(
-            "{:<6} {:<width$} {:<8} {}\n",
+            "{:<6} {:<width$} {:<8} {:<9} {:<3} {}\n",
             meta.code,
             meta.name,
-            meta.default_severity.as_str(),
+            meta.family.as_str(),
+            shown,
+            if meta.fixable { "yes" } else { "" },
             meta.summary
         ));
+    }
+    if registry
+        .rules
+        .iter()
+        .any(|rule| effective(settings, &rule.meta.code) != Some(rule.meta.default_severity))
+    {
+        out.push_str("\n* changed by the config (default: `toolcheck rules --no-config`)\n");
     }
     out
 }
 
-pub fn rules_json(registry: &Registry) -> String {
+pub fn rules_json(registry: &Registry, settings: &[RuleSetting]) -> String {
     let rows: Vec<RuleRow<'_>> = registry
         .rules
         .iter()
@@ -61,6 +92,8 @@ pub fn rules_json(registry: &Registry) -> String {
             name: &rule.meta.name,
             family: rule.meta.family.as_str(),
             severity: rule.meta.default_severity.as_str(),
+            effective_severity: effective(settings, &rule.meta.code),
+            fixable: rule.meta.fixable,
             kind: rule.kind(),
             source: &rule.meta.source,
             native: rule.meta.native.as_deref(),
@@ -75,11 +108,16 @@ pub fn rules_json(registry: &Registry) -> String {
 pub fn explain(rule: &Registered) -> String {
     let meta = &rule.meta;
     format!(
-        "# {} {}\n\nfamily: {} · default severity: {} · defined in {}\n\n{}\n\n{}",
+        "# {} {}\n\nfamily: {} · default severity: {}{} · defined in {}\n\n{}\n\n{}",
         meta.code,
         meta.name,
         meta.family.as_str(),
         meta.default_severity.as_str(),
+        if meta.fixable {
+            " · fixable with `lint --fix`"
+        } else {
+            ""
+        },
         defined_in(rule),
         meta.summary,
         meta.docs.trim_end()

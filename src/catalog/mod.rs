@@ -109,6 +109,16 @@ pub struct Registered {
 }
 
 impl Registered {
+    /// The options the rule runs with: the entry's defaults with the user's `options` laid
+    /// over them.
+    pub fn options(
+        &self,
+        options: Option<&Node>,
+        config: Option<&Arc<SourceFile>>,
+    ) -> Result<declarative::Options> {
+        crate::config::options::merge(&self.defaults, options, config)
+    }
+
     /// Builds the rule with a user's `options` (from `rules.options.<name>` in `config`) laid
     /// over the entry's defaults.
     pub fn build(

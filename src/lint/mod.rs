@@ -25,7 +25,7 @@ use crate::tokens::Encoding;
 use diagnostic::{Diagnostic, Severity};
 use select::Selection;
 
-pub use select::Overrides;
+pub use select::{Overrides, RuleSetting};
 
 /// Everything needed to lint files, resolved once per run.
 pub struct Linter {
@@ -69,6 +69,11 @@ impl Linter {
             baseline: None,
             encoding,
         })
+    }
+
+    /// Every rule as this run resolved it: severity (`None` when off) and options.
+    pub fn settings(&self) -> &[RuleSetting] {
+        &self.selection.settings
     }
 
     /// Reports only findings that `baseline` does not record.

@@ -30,6 +30,19 @@ pub(crate) struct Selection {
     pub rules: Vec<(ActiveRule, Box<dyn Rule>)>,
     /// `invalid-manifest`, which the engine reports itself and which always runs.
     pub invalid_manifest: ActiveRule,
+    /// Every rule of the registry as this run resolved it, off ones included.
+    pub settings: Vec<RuleSetting>,
+}
+
+/// One rule as a run resolved it (`rules`, `lint --show-settings`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RuleSetting {
+    pub code: String,
+    pub name: String,
+    /// `None`: the rule does not run.
+    pub severity: Option<Severity>,
+    /// The entry's defaults with the config's options laid over them.
+    pub options: crate::catalog::declarative::Options,
 }
 
 impl Selection {
@@ -93,6 +106,7 @@ impl Selection {
         }
 
         let mut rules = Vec::new();
+        let mut settings = Vec::new();
         for registered in &registry.rules {
             let meta = &registered.meta;
             let options = config
@@ -103,13 +117,22 @@ impl Selection {
                 .map(|(_, node)| node);
             // Build even when disabled, so bad options are reported either way.
             let rule = registered.build(options, config.file.as_ref())?;
+            let mut setting = RuleSetting {
+                code: meta.code.clone(),
+                name: meta.name.clone(),
+                severity: None,
+                options: registered.options(options, config.file.as_ref())?,
+            };
             if meta.code == invalid_manifest.code {
+                setting.severity = Some(meta.default_severity);
+                settings.push(setting);
                 continue;
             }
             let selected = most_specific(meta, &select).is_some_and(|chosen| {
                 most_specific(meta, &ignore).is_none_or(|ignored| ignored < chosen)
             });
             if !selected {
+                settings.push(setting);
                 continue;
             }
             let level = severities
@@ -122,16 +145,22 @@ impl Selection {
                 .map(|(_, level)| level);
             let severity = match level {
                 None => meta.default_severity,
-                Some(Level::Off) => continue,
+                Some(Level::Off) => {
+                    settings.push(setting);
+                    continue;
+                }
                 Some(Level::Error) => Severity::Error,
                 Some(Level::Warning) => Severity::Warning,
                 Some(Level::Info) => Severity::Info,
             };
+            setting.severity = Some(severity);
+            settings.push(setting);
             rules.push((active(meta, severity), rule));
         }
         Ok(Selection {
             rules,
             invalid_manifest: active(invalid_manifest, invalid_manifest.default_severity),
+            settings,
         })
     }
 }
