@@ -6,6 +6,7 @@
 pub mod declarative;
 pub mod docs;
 mod entry;
+pub mod pages;
 pub mod text;
 
 use std::path::Path;
