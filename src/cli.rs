@@ -317,9 +317,10 @@ fn lint(args: LintArgs) -> Result<i32> {
         Format::Sarif => render::sarif::render(diagnostics, &registry),
         Format::Github => render::github::render(diagnostics, &summary, args.quiet),
         Format::Human => {
+            let color = use_color(args.color);
             let style = render::human::Style {
-                color: use_color(args.color),
-                links: false,
+                color,
+                links: render::human::links(color),
                 width: terminal_width(),
             };
             render::human::render(diagnostics, &summary, style, args.quiet)
