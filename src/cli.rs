@@ -347,7 +347,7 @@ fn lint(args: LintArgs) -> Result<i32> {
         Format::Full => {
             let style = render::human::Style {
                 color,
-                links: false,
+                links: render::human::links(color),
                 width: terminal_width(),
             };
             render::human::render(diagnostics, &summary, style, args.quiet)

@@ -175,6 +175,85 @@ fn sarif_results_match_the_json_output() {
     assert!(related["message"]["text"].as_str().is_some());
 }
 
+/// The file of `docs/rules/` a page URL names; fails unless the URL is the pinned base plus an
+/// existing page.
+fn page_of(url: &Value) -> String {
+    let url = url.as_str().unwrap_or_else(|| panic!("not a URL: {url}"));
+    let base = toolcheck::catalog::pages::base_url().unwrap();
+    let file = url
+        .strip_prefix(base)
+        .unwrap_or_else(|| panic!("{url} is not under {base}"));
+    assert!(
+        root().join("docs/rules").join(file).is_file(),
+        "{url}: no docs/rules/{file}"
+    );
+    file.to_string()
+}
+
+#[test]
+fn every_rule_and_finding_links_to_its_page() {
+    let paths = [
+        "fixtures/examples",
+        "fixtures/names/duplicate-tool-name/invalid.yaml",
+    ];
+    let log = sarif(root(), &paths);
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    for rule in rules {
+        let page = page_of(&rule["helpUri"]);
+        assert_eq!(
+            page,
+            format!(
+                "{}-{}.md",
+                rule["id"].as_str().unwrap(),
+                rule["name"].as_str().unwrap()
+            )
+        );
+    }
+    let (_, stdout, _) = toolcheck(
+        root(),
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            paths[0],
+            paths[1],
+        ],
+    );
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    let diagnostics = json["diagnostics"].as_array().unwrap();
+    assert!(diagnostics.len() >= 5, "{stdout}");
+    for diagnostic in diagnostics {
+        let page = page_of(&diagnostic["url"]);
+        assert_eq!(
+            page,
+            format!(
+                "{}-{}.md",
+                diagnostic["code"].as_str().unwrap(),
+                diagnostic["rule"].as_str().unwrap()
+            )
+        );
+    }
+
+    // A team's own rule has no page: no helpUri, a null url, and the log still validates.
+    let dir = root().join("fixtures/cli/team-rules");
+    let (code, stdout, stderr) = toolcheck(&dir, &["lint", "--format", "sarif"]);
+    assert_eq!(code, 0, "{stderr}");
+    let log: Value = serde_json::from_str(&stdout).unwrap();
+    assert!(schema_errors(&validator(), &log).is_empty());
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    let team = rules.iter().find(|rule| rule["id"] == "X101").unwrap();
+    assert!(team.get("helpUri").is_none(), "{team}");
+    let (_, stdout, _) = toolcheck(&dir, &["lint", "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["diagnostics"][0]["code"], "X101");
+    assert_eq!(json["diagnostics"][0]["url"], Value::Null);
+}
+
 fn fingerprints_and_lines(log: &Value) -> (Vec<String>, Vec<u64>) {
     let results = log["runs"][0]["results"].as_array().unwrap();
     let fingerprints = results
@@ -283,7 +362,13 @@ fn json_document_of_the_examples() {
     assert_eq!(code, 1, "{stderr}");
     let version = format!(r#""toolcheck": "{}""#, env!("CARGO_PKG_VERSION"));
     assert!(stdout.contains(&version), "{stdout}");
-    insta::assert_snapshot!(stdout.replace(&version, r#""toolcheck": "[version]""#));
+    // Page URLs are pinned to the version's tag.
+    let tag = format!("/blob/v{}/", env!("CARGO_PKG_VERSION"));
+    insta::assert_snapshot!(
+        stdout
+            .replace(&version, r#""toolcheck": "[version]""#)
+            .replace(&tag, "/blob/v[version]/")
+    );
 }
 
 #[test]

@@ -550,6 +550,8 @@ impl Rule for CompiledRule {
             let list_key = match field {
                 Field::Guidelines => tool.guidelines,
                 Field::Results => tool.results,
+                // The schema's descriptions and titles, like guidelines, are judged together.
+                Field::InputSchema => tool.input_schema,
                 _ => None,
             };
             self.check_texts(tool, field, &texts, list_key, ctx);

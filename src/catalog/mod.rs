@@ -6,6 +6,9 @@
 pub mod declarative;
 pub mod docs;
 mod entry;
+pub mod pages;
+#[cfg(test)]
+mod readme_tests;
 pub mod text;
 
 use std::path::Path;

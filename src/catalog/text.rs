@@ -6,7 +6,8 @@ use std::ops::Range;
 use regex::{Regex, RegexBuilder};
 
 /// Builds a regex matching any of `phrases` as whole words; spaces in a phrase match any run
-/// of white space. `{name}` in a phrase stands for `tool_name`.
+/// of white space. `{name}` in a phrase stands for `tool_name`. A phrase that is blank (`{name}`
+/// where there is no tool: set-level instructions) matches nothing, not the empty string.
 pub fn phrases_regex(
     phrases: &[String],
     tool_name: &str,
@@ -14,8 +15,9 @@ pub fn phrases_regex(
 ) -> Result<Regex, regex::Error> {
     let alternatives: Vec<String> = phrases
         .iter()
+        .map(|phrase| phrase.replace("{name}", tool_name))
+        .filter(|phrase| !phrase.trim().is_empty())
         .map(|phrase| {
-            let phrase = phrase.replace("{name}", tool_name);
             let words: Vec<String> = phrase.split_whitespace().map(regex::escape).collect();
             let body = words.join(r"\s+");
             // `\b` only applies next to a word character; a phrase that starts or ends with
@@ -29,6 +31,10 @@ pub fn phrases_regex(
             )
         })
         .collect();
+    if alternatives.is_empty() {
+        // A class no character is in: matches nothing.
+        return Regex::new(r"[^\s\S]");
+    }
     RegexBuilder::new(&format!("(?:{})", alternatives.join("|")))
         .case_insensitive(!case_sensitive)
         .build()
@@ -114,6 +120,20 @@ mod tests {
             .map(|r| &text[r])
             .collect();
         assert_eq!(hits, ["Do  not\nuse", "call ask_user"]);
+    }
+
+    #[test]
+    fn a_blank_phrase_matches_nothing() {
+        let phrases = vec!["{name}".to_string(), " ".to_string()];
+        let regex = phrases_regex(&phrases, "", false).unwrap();
+        assert!(find_all(&regex, "use foo wisely", true).is_empty());
+        let phrases = vec!["{name}".to_string(), "foo".to_string()];
+        let regex = phrases_regex(&phrases, "", false).unwrap();
+        let hits: Vec<&str> = find_all(&regex, "use foo wisely", true)
+            .into_iter()
+            .map(|r| &"use foo wisely"[r])
+            .collect();
+        assert_eq!(hits, ["foo"]);
     }
 
     #[test]

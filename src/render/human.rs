@@ -23,9 +23,22 @@ pub fn handler(style: Style) -> GraphicalReportHandler {
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    GraphicalReportHandler::new_themed(theme)
-        .with_links(style.links)
-        .with_width(style.width)
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
+    if style.links {
+        // The code is the link, as ruff draws it, without miette's `(link)` after it.
+        handler.with_links(true).with_link_display_text("")
+    } else {
+        // Not even as text: a report reads the same whatever the terminal.
+        handler.with_urls(false)
+    }
+}
+
+/// Whether rule codes are terminal hyperlinks (OSC 8) to the rules' pages. io.md allows
+/// none unless asked: asking is `FORCE_HYPERLINK` set to anything but `0` (the variable of
+/// `supports-hyperlinks`, which cargo, miette and ruff use), and colors must be on, since a
+/// link is an escape sequence like a color.
+pub fn links(color: bool) -> bool {
+    color && std::env::var("FORCE_HYPERLINK").is_ok_and(|value| value.trim() != "0")
 }
 
 pub fn render<'a>(
@@ -76,6 +89,8 @@ struct Drawn<'a> {
     code: Option<String>,
     severity: miette::Severity,
     help: Option<&'a str>,
+    /// The rule's page, drawn as a hyperlink on the code when links are on.
+    url: Option<String>,
     excerpt: Excerpt,
     label: Option<&'a str>,
     related: Vec<Drawn<'a>>,
@@ -91,6 +106,7 @@ impl<'a> Drawn<'a> {
                 code: None,
                 severity: miette::Severity::Advice,
                 help: None,
+                url: None,
                 excerpt: related.file.excerpt(related.span.clone()),
                 label: None,
                 related: Vec::new(),
@@ -105,6 +121,7 @@ impl<'a> Drawn<'a> {
                 Severity::Info => miette::Severity::Advice,
             },
             help: diagnostic.help.as_deref(),
+            url: crate::catalog::pages::url(&diagnostic.code, &diagnostic.rule),
             excerpt: diagnostic.file.excerpt(diagnostic.span.clone()),
             label: diagnostic.label.as_deref(),
             related,
@@ -134,6 +151,12 @@ impl miette::Diagnostic for Drawn<'_> {
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.help
             .map(|help| Box::new(help) as Box<dyn fmt::Display>)
+    }
+
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.url
+            .as_ref()
+            .map(|url| Box::new(url) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {

@@ -34,6 +34,8 @@ struct JsonDiagnostic<'a> {
     severity: Severity,
     message: &'a str,
     help: Option<&'a str>,
+    /// The rule's page (`docs/rules/`); null for a team's own rules, which have none.
+    url: Option<String>,
     file: &'a str,
     tool: Option<&'a str>,
     field: Field,
@@ -76,6 +78,7 @@ fn to_json(diagnostic: &Diagnostic) -> JsonDiagnostic<'_> {
         severity: diagnostic.severity,
         message: &diagnostic.message,
         help: diagnostic.help.as_deref(),
+        url: crate::catalog::pages::url(&diagnostic.code, &diagnostic.rule),
         file: &diagnostic.file.name,
         tool: diagnostic.tool.as_deref(),
         field: diagnostic.field,

@@ -54,6 +54,9 @@ struct Rule<'a> {
     id: &'a str,
     name: &'a str,
     short_description: Text,
+    /// The rule's page (`docs/rules/`); a team's own rules have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_uri: Option<String>,
     help: Help,
     default_configuration: Configuration,
     properties: RuleProperties<'a>,
@@ -153,6 +156,7 @@ pub fn render<'a>(
                 short_description: Text {
                     text: meta.summary.clone(),
                 },
+                help_uri: crate::catalog::pages::url(&meta.code, &meta.name),
                 help: Help {
                     text: format!(
                         "{}\n\nRun `toolcheck explain {}` for the full documentation.",
