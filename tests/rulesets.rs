@@ -154,3 +154,15 @@ fn missing_pattern_judges_the_schema_texts_together() {
     let with_word = EVERYWHERE.replace("Zebra property", "Giraffe property");
     assert!(lint("missing-schema-text", &rule_file, &with_word).is_empty());
 }
+
+#[test]
+fn a_declarative_rule_cannot_claim_to_be_fixable() {
+    let file = rule("description", "pattern", "{ regex: x }", "m") + "fixable: true\n";
+    let error = registry("fixable", &file)
+        .err()
+        .expect("a declarative rule attaches no fixes");
+    assert_eq!(
+        error.message,
+        "a rule with a `function` cannot be `fixable`"
+    );
+}

@@ -135,6 +135,16 @@ fn read(
                 };
                 Error::at(file, span, message)
             })?;
+            if spec.fixable {
+                return Err(Error::at(
+                    file,
+                    at("fixable"),
+                    "a rule with a `function` cannot be `fixable`",
+                )
+                .with_help(
+                    "fixes come from native checks compiled into toolcheck; remove `fixable`",
+                ));
+            }
             Check::Declarative(rule)
         }
         (None, Some(_), Some(build)) => {
