@@ -59,9 +59,14 @@ struct LintArgs {
     /// Files or directories to lint (`-` reads standard input); default: the current directory
     paths: Vec<PathBuf>,
     /// How to print the findings (`--format` is an alias)
-    #[arg(long = "output-format", visible_alias = "format", value_enum,
-          default_value_t = Format::Full, value_name = "FORMAT")]
-    format: Format,
+    /// [default: full, concise with --watch]
+    #[arg(
+        long = "output-format",
+        visible_alias = "format",
+        value_enum,
+        value_name = "FORMAT"
+    )]
+    format: Option<Format>,
     /// Print how many findings each rule has (most first, with how many `--fix` fixes)
     /// instead of the findings
     #[arg(long)]
@@ -93,6 +98,9 @@ struct LintArgs {
     /// options) for PATHS, and lint nothing
     #[arg(long)]
     show_settings: bool,
+    /// Lint again whenever a file changes (for writing prompts): clear the screen, concise output
+    #[arg(long, conflicts_with_all = ["fix", "diff", "write_baseline", "show_settings"])]
+    watch: bool,
     /// Exit 0 even when there are errors (2 still means toolcheck could not do its job)
     #[arg(long)]
     exit_zero: bool,
@@ -288,6 +296,59 @@ fn registry(config: &Config) -> Result<Registry> {
 }
 
 fn lint(args: LintArgs) -> Result<i32> {
+    if !args.watch {
+        return lint_once(&args);
+    }
+    if args.paths.iter().any(|path| path.as_os_str() == "-") {
+        return Err(Error::new("`--watch` cannot watch standard input")
+            .with_help("name the files or directories to watch"));
+    }
+    let clear = std::io::stdout().is_terminal();
+    crate::watch::run(
+        || watched_files(&args),
+        || {
+            if clear {
+                print("\x1b[2J\x1b[H");
+            }
+            if let Err(error) = lint_once(&args) {
+                print_error(&error);
+            }
+            eprintln!("[watching for changes; Ctrl-C to stop]");
+        },
+    )
+}
+
+/// The files a run over `args.paths` reads: the config file, the rule files and the manifests
+/// (none when the config cannot be read: then only a change to it is noticed).
+fn watched_files(args: &LintArgs) -> Vec<PathBuf> {
+    let Ok(config) = load_config(&args.config) else {
+        return Config::discover(&std::env::current_dir().unwrap_or_default())
+            .into_iter()
+            .collect();
+    };
+    let mut files: Vec<PathBuf> = config.file.iter().map(|f| PathBuf::from(&f.name)).collect();
+    for dir in &config.rulesets {
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            files.extend(entries.flatten().map(|entry| entry.path()));
+        }
+    }
+    if let Ok(discovery) = crate::read::discover::Discovery::new(&config.include, &config.exclude)
+        && let Ok(targets) = discovery.discover(&args.paths)
+    {
+        files.extend(targets.into_iter().filter_map(|target| match target {
+            crate::read::discover::Target::File(path) => Some(path),
+            crate::read::discover::Target::Stdin => None,
+        }));
+    }
+    files
+}
+
+fn lint_once(args: &LintArgs) -> Result<i32> {
+    let format = args.format.unwrap_or(if args.watch {
+        Format::Concise
+    } else {
+        Format::Full
+    });
     let config = load_config(&args.config)?;
     let registry = registry(&config)?;
     let overrides = Overrides {
@@ -298,7 +359,7 @@ fn lint(args: LintArgs) -> Result<i32> {
     };
     let mut linter = Linter::new(&registry, &config, &overrides)?;
     if args.show_settings {
-        print(&show_settings(&config, &linter, &args)?);
+        print(&show_settings(&config, &linter, args)?);
         return Ok(0);
     }
     let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
@@ -314,7 +375,7 @@ fn lint(args: LintArgs) -> Result<i32> {
         // A fix can reveal another (two findings on one span): a few passes at most.
         let mut fixed = 0;
         for _ in 0..4 {
-            let count = fix_files(&reports, &args)?;
+            let count = fix_files(&reports, args)?;
             if count == 0 {
                 break;
             }
@@ -338,8 +399,8 @@ fn lint(args: LintArgs) -> Result<i32> {
     let summary = Summary::of(&reports);
     let diagnostics = render::diagnostics(&reports);
     let color = use_color(args.color);
-    let output = match args.format {
-        _ if args.statistics => statistics(&args, diagnostics, &summary),
+    let output = match format {
+        _ if args.statistics => statistics(args, format, diagnostics, &summary),
         Format::Json => render::json::render(&reports, linter.encoding),
         Format::Sarif => render::sarif::render(diagnostics, &registry),
         Format::Github => render::github::render(diagnostics, &summary, args.quiet),
@@ -448,11 +509,12 @@ fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -> Result<St
 /// `--statistics`: the count per rule, as a table (then the summary) or as JSON.
 fn statistics<'a>(
     args: &LintArgs,
+    format: Format,
     diagnostics: impl Iterator<Item = &'a crate::lint::diagnostic::Diagnostic>,
     summary: &Summary,
 ) -> String {
     let counts = render::statistics::count(diagnostics);
-    if args.format == Format::Json {
+    if format == Format::Json {
         return render::statistics::json(&counts);
     }
     let mut out = render::statistics::table(&counts);

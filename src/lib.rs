@@ -21,3 +21,4 @@ pub mod rules;
 pub mod suggest;
 pub mod suppress;
 pub mod tokens;
+pub mod watch;
