@@ -170,3 +170,36 @@ fn the_team_rule_example_loads_and_fires() {
     }
     assert_eq!(ran, 3);
 }
+
+/// Every ```console block of the README: each `$ toolcheck ...` line, run from the repository
+/// root (no colors, 80 columns), prints exactly the lines under it.
+#[test]
+fn console_blocks_print_what_the_readme_shows() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let blocks = blocks(&readme, "console");
+    assert!(
+        blocks.len() >= 3,
+        "the README's console examples: {}",
+        blocks.len()
+    );
+    for block in blocks {
+        let mut sessions: Vec<(String, String)> = Vec::new();
+        for line in block.lines() {
+            match line.strip_prefix("$ ") {
+                Some(command) => sessions.push((command.to_string(), String::new())),
+                None => {
+                    let (_, output) = sessions.last_mut().expect("a block starts with `$ `");
+                    output.push_str(line);
+                    output.push('\n');
+                }
+            }
+        }
+        for (command, expected) in sessions {
+            let words: Vec<&str> = command.split_whitespace().collect();
+            assert_eq!(words[0], "toolcheck", "{command}");
+            let (_, stdout, _) = common::run(common::root(), &words[1..], None);
+            assert_eq!(stdout, expected, "`{command}` prints something else");
+        }
+    }
+}
