@@ -72,7 +72,7 @@ impl Selection {
                 .filter(|(_, level)| *level == Level::Off)
                 .map(|(s, _)| s),
         ) {
-            if names(&selector.value, invalid_manifest) {
+            if invalid_manifest.is_named(&selector.value) {
                 return Err(config
                     .error_at(
                         &selector.span,
@@ -99,7 +99,7 @@ impl Selection {
                 .options
                 .iter()
                 .rev()
-                .find(|(rule, _)| rule.value == meta.name || rule.value == meta.code)
+                .find(|(rule, _)| meta.is_named(&rule.value))
                 .map(|(_, node)| node);
             // Build even when disabled, so bad options are reported either way.
             let rule = registered.build(options, config.file.as_ref())?;
@@ -144,25 +144,27 @@ pub(crate) fn active(meta: &RuleMeta, severity: Severity) -> ActiveRule {
     }
 }
 
-/// Whether `selector` names exactly this rule, by code or name.
-pub(crate) fn names(selector: &str, meta: &RuleMeta) -> bool {
-    selector == meta.code || selector == meta.name
-}
-
 /// How specifically `selector` names the rule: `ALL` < family < code prefix (longer is more
-/// specific) < exact code or name. `None` when it does not match.
+/// specific) < exact code or name. `None` when it does not match. Codes, code prefixes and
+/// `ALL` match in any case (`tc2`, `all`), as users type them.
 pub(crate) fn specificity(selector: &str, meta: &RuleMeta) -> Option<usize> {
-    if selector == "ALL" {
+    if selector.eq_ignore_ascii_case("ALL") {
         Some(0)
-    } else if names(selector, meta) {
+    } else if meta.is_named(selector) {
         Some(usize::MAX)
     } else if selector == meta.family.as_str() {
         Some(1)
-    } else if selector.len() >= 2 && meta.code.starts_with(selector) {
+    } else if selector.len() >= 2 && is_code_prefix(selector, &meta.code) {
         Some(selector.len())
     } else {
         None
     }
+}
+
+fn is_code_prefix(selector: &str, code: &str) -> bool {
+    code.as_bytes()
+        .get(..selector.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(selector.as_bytes()))
 }
 
 fn most_specific(meta: &RuleMeta, selectors: &[Spanned]) -> Option<usize> {

@@ -121,7 +121,8 @@ impl Suppressor {
     }
 
     fn cannot_be_suppressed(&self, name: &str) -> bool {
-        *self.invalid_manifest.code == *name || *self.invalid_manifest.name == *name
+        self.invalid_manifest.code.eq_ignore_ascii_case(name)
+            || *self.invalid_manifest.name == *name
     }
 
     /// Moves suppressed findings aside, then reports suppressions that matched nothing:
