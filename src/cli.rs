@@ -200,15 +200,27 @@ pub fn main() -> i32 {
     }
 }
 
-/// Writes an error that stops the run (exit code 2) to stderr.
+/// Writes an error that stops the run (exit code 2) to stderr: each of the errors it carries
+/// with its excerpt, then how many there are when more than one.
 fn print_error(error: &Error) {
     let style = render::human::Style {
         color: std::io::stderr().is_terminal() && no_color_unset(),
         links: false,
         width: 100,
     };
+    let handler = render::human::handler(style);
     let mut out = String::new();
-    let _ = render::human::handler(style).render_report(&mut out, error);
+    let mut count = 0;
+    for error in error.all() {
+        if count > 0 {
+            out.push('\n');
+        }
+        let _ = handler.render_report(&mut out, error);
+        count += 1;
+    }
+    if count > 1 {
+        out.push_str(&format!("\n{count} errors in the configuration\n"));
+    }
     eprint!("{out}");
 }
 
@@ -248,15 +260,23 @@ fn run(cli: Cli) -> Result<i32> {
 }
 
 fn load_config(args: &ConfigArgs) -> Result<Config> {
+    let (config, errors) = load_config_all(args)?;
+    Error::collect(errors)?;
+    Ok(config)
+}
+
+/// The config and every error in its file, to be reported together with the errors found
+/// when it is resolved against the rules.
+fn load_config_all(args: &ConfigArgs) -> Result<(Config, Vec<Error>)> {
     let cwd = std::env::current_dir()
         .map_err(|error| Error::new(format!("cannot read the current directory: {error}")))?;
     if args.no_config {
-        return Ok(Config::defaults(cwd));
+        return Ok((Config::defaults(cwd), Vec::new()));
     }
     match args.config.clone().or_else(|| Config::discover(&cwd)) {
         // Shown relative to the working directory, as paths given on the command line are.
-        Some(path) => Config::load(path.strip_prefix(&cwd).unwrap_or(&path)),
-        None => Ok(Config::defaults(cwd)),
+        Some(path) => Config::load_all(path.strip_prefix(&cwd).unwrap_or(&path)),
+        None => Ok((Config::defaults(cwd), Vec::new())),
     }
 }
 
@@ -267,15 +287,21 @@ fn registry(config: &Config) -> Result<Registry> {
 }
 
 fn lint(args: LintArgs) -> Result<i32> {
-    let config = load_config(&args.config)?;
-    let registry = registry(&config)?;
+    let (config, config_errors) = load_config_all(&args.config)?;
     let overrides = Overrides {
         select: args.select.clone(),
         ignore: args.ignore.clone(),
         severity: args.severity.clone(),
         tokenizer: args.tokenizer,
     };
-    let mut linter = Linter::new(&registry, &config, &overrides)?;
+    // The config's own errors and those of its rules, options and selectors, all at once.
+    let (registry, mut linter) = Error::after(
+        config_errors,
+        registry(&config).and_then(|registry| {
+            let linter = Linter::new(&registry, &config, &overrides)?;
+            Ok((registry, linter))
+        }),
+    )?;
     let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
     if let (Some(path), None) = (baseline, &args.write_baseline) {
         linter = linter.with_baseline(Baseline::load(&path)?);

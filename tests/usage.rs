@@ -91,3 +91,54 @@ fn lower_case_codes_are_accepted_wherever_a_rule_is_named() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("cannot be disabled"), "{stderr}");
 }
+
+#[test]
+fn every_error_of_a_config_file_is_reported_at_once() {
+    let dir = common::root().join("fixtures/cli/many-config-errors");
+    let (code, stdout, stderr) = common::run(&dir, &["lint", "--ignore", "tc9"], None);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stdout, "");
+    // Each error names its place: the command line's first, then the file's in order.
+    let messages: Vec<&str> = stderr
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("× "))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "unknown rule `tc9`",
+            "expected a string, found a number",
+            "invalid glob `tools/[oops`: unclosed character class; missing ']'",
+            "unknown config key `exclud`",
+            "unknown tokenizer `p50k_base`: expected `o200k_base` or `cl100k_base`",
+            "unknown rule `TC999`",
+            "unknown rule `absolute-wrds`",
+            "unknown severity `loud`",
+            "unknown rule `nosuch`",
+            "invalid options for `description-too-long`: unknown field `max-tokns`, expected `max-tokens`",
+            "unknown rule `not-a-rule`",
+            "invalid glob `legacy/[x`: unclosed character class; missing ']'",
+            "expected a list of strings, found a number",
+        ],
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("\n13 errors in the configuration\n"),
+        "{stderr}"
+    );
+    insta::assert_snapshot!(stderr);
+}
+
+#[test]
+fn the_other_commands_report_every_error_of_the_config_file_too() {
+    let dir = common::root().join("fixtures/cli/many-config-errors");
+    for command in [vec!["tokens"], vec!["rules"], vec!["explain", "TC209"]] {
+        let (code, _, stderr) = common::run(&dir, &command, None);
+        assert_eq!(code, 2, "{command:?}: {stderr}");
+        // Only the file's own mistakes: these commands do not resolve rules.
+        assert!(
+            stderr.ends_with("\n7 errors in the configuration\n"),
+            "{command:?}: {stderr}"
+        );
+    }
+}

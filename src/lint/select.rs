@@ -58,12 +58,17 @@ impl Selection {
                     .map(|(rule, level)| (Spanned::cli(rule), *level)),
             )
             .collect();
+        // Every unknown selector and bad option is reported at once, with the config's errors;
+        // the config's `select` too when `--select` replaces it.
+        let mut errors = Vec::new();
+        let overridden = overrides.select.as_ref().and(config.select.as_ref());
         for selector in select
             .iter()
+            .chain(overridden.into_iter().flatten())
             .chain(&ignore)
             .chain(severities.iter().map(|(s, _)| s))
         {
-            check_selector(registry, config, selector)?;
+            errors.extend(check_selector(registry, config, selector).err());
         }
         let invalid_manifest = registry.native::<InvalidManifest>();
         for selector in ignore.iter().chain(
@@ -73,22 +78,24 @@ impl Selection {
                 .map(|(s, _)| s),
         ) {
             if invalid_manifest.is_named(&selector.value) {
-                return Err(config
-                    .error_at(
-                        &selector.span,
-                        format!(
-                            "`{}` ({}) cannot be disabled",
-                            invalid_manifest.name, invalid_manifest.code
+                errors.push(
+                    config
+                        .error_at(
+                            &selector.span,
+                            format!(
+                                "`{}` ({}) cannot be disabled",
+                                invalid_manifest.name, invalid_manifest.code
+                            ),
+                        )
+                        .with_help(
+                            "a file toolcheck cannot read cannot be checked by any other rule",
                         ),
-                    )
-                    .with_help(
-                        "a file toolcheck cannot read cannot be checked by any other rule",
-                    ));
+                );
             }
         }
         for (rule, _) in &config.options {
             if registry.find(&rule.value).is_none() {
-                return Err(unknown_rule(registry, config, rule));
+                errors.push(unknown_rule(registry, config, rule));
             }
         }
 
@@ -102,7 +109,13 @@ impl Selection {
                 .find(|(rule, _)| meta.is_named(&rule.value))
                 .map(|(_, node)| node);
             // Build even when disabled, so bad options are reported either way.
-            let rule = registered.build(options, config.file.as_ref())?;
+            let rule = match registered.build(options, config.file.as_ref()) {
+                Ok(rule) => rule,
+                Err(error) => {
+                    errors.push(error);
+                    continue;
+                }
+            };
             if meta.code == invalid_manifest.code {
                 continue;
             }
@@ -129,6 +142,7 @@ impl Selection {
             };
             rules.push((active(meta, severity), rule));
         }
+        Error::collect(errors)?;
         Ok(Selection {
             rules,
             invalid_manifest: active(invalid_manifest, invalid_manifest.default_severity),
