@@ -6,10 +6,11 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::catalog::Registry;
-use crate::config::{Config, Level};
+use crate::config::{Config, DiscoveryMode, Level};
 use crate::error::{Error, Result};
 use crate::lint::{FileReport, Linter, Overrides};
-use crate::read::read_inputs;
+use crate::read::discover::{Discovery, DiscoveryOverrides, Target};
+use crate::read::read_targets;
 use crate::render::{self, Summary};
 use crate::suppress::baseline::Baseline;
 use crate::tokens::Encoding;
@@ -54,10 +55,42 @@ struct ConfigArgs {
     no_config: bool,
 }
 
+/// Which files of a walked directory are read. The globs are relative to the working
+/// directory (those of `toolcheck.yaml` to its own directory).
+#[derive(Debug, Args)]
+struct DiscoveryArgs {
+    /// Globs of the files to read when a directory is walked; replace `include`
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    include: Option<Vec<String>>,
+    /// Globs of the files never read when a directory is walked; replace `exclude`
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    exclude: Option<Vec<String>>,
+    /// Globs of more files never read when a directory is walked; added to `exclude`
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    extend_exclude: Vec<String>,
+    /// `content`: also read the JSON and YAML files that hold tool definitions, whatever their
+    /// names; overrides `discovery`
+    #[arg(long, value_name = "HOW", value_parser = parse_discovery)]
+    discovery: Option<DiscoveryMode>,
+}
+
+impl DiscoveryArgs {
+    fn overrides(&self) -> DiscoveryOverrides {
+        DiscoveryOverrides {
+            include: self.include.clone(),
+            exclude: self.exclude.clone(),
+            extend_exclude: self.extend_exclude.clone(),
+            mode: self.discovery,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 struct LintArgs {
     /// Files or directories to lint (`-` reads standard input); default: the current directory
     paths: Vec<PathBuf>,
+    #[command(flatten)]
+    discovery: DiscoveryArgs,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// When to use colors in human output
@@ -83,7 +116,8 @@ struct LintArgs {
     /// Exit 1 when there are more than this many warnings
     #[arg(long, value_name = "N")]
     max_warnings: Option<usize>,
-    /// The name standard input is reported under; its extension picks YAML or JSON
+    /// The name standard input is reported under (config globs match it); its extension picks
+    /// YAML or JSON
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
     /// Report only findings this baseline file does not record (overrides `baseline:`)
@@ -104,6 +138,8 @@ struct LintArgs {
 struct TokensArgs {
     /// Files or directories (`-` reads standard input); default: the current directory
     paths: Vec<PathBuf>,
+    #[command(flatten)]
+    discovery: DiscoveryArgs,
     #[arg(long, value_enum, default_value_t = TokensFormat::Human)]
     format: TokensFormat,
     /// When to use colors (and Unicode bars) in human output
@@ -167,6 +203,10 @@ fn parse_severity(text: &str) -> std::result::Result<(String, Level), String> {
     let level = Level::parse(level)
         .ok_or_else(|| format!("unknown severity `{level}`: use error, warning, info or off"))?;
     Ok((rule.to_string(), level))
+}
+
+fn parse_discovery(text: &str) -> std::result::Result<DiscoveryMode, String> {
+    DiscoveryMode::parse(text).ok_or_else(|| format!("expected include or content, found `{text}`"))
 }
 
 fn parse_window(text: &str) -> std::result::Result<usize, String> {
@@ -306,7 +346,9 @@ fn lint(args: LintArgs) -> Result<i32> {
     if let (Some(path), None) = (baseline, &args.write_baseline) {
         linter = linter.with_baseline(Baseline::load(&path)?);
     }
-    let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
+    let targets = discover(&config, &args.discovery, &args.paths, "lint")?;
+    let stdin_name = args.stdin_filename.as_deref();
+    let inputs = read_targets(&targets, stdin_name, config.max_file_size)?;
     let mut reports = linter.lint_all(inputs);
     if args.diff {
         return Ok(print_diff(&reports));
@@ -320,7 +362,7 @@ fn lint(args: LintArgs) -> Result<i32> {
                 break;
             }
             fixed += count;
-            let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
+            let inputs = read_targets(&targets, stdin_name, config.max_file_size)?;
             reports = linter.lint_all(inputs);
         }
         if fixed > 0 {
@@ -358,6 +400,22 @@ fn lint(args: LintArgs) -> Result<i32> {
         }
     }
     Ok(exit_code(&reports, &summary, args.max_warnings))
+}
+
+/// The files for `paths` under the config and the command line's discovery flags. A walked
+/// directory whose tool files `include` missed is named on stderr with the commands that would
+/// read them (when nothing at all is found, that is the error).
+fn discover(
+    config: &Config,
+    args: &DiscoveryArgs,
+    paths: &[PathBuf],
+    command: &str,
+) -> Result<Vec<Target>> {
+    let found = Discovery::new(config, &args.overrides(), command)?.discover(paths)?;
+    for unmatched in &found.unmatched {
+        eprintln!("warning: {}", unmatched.hint());
+    }
+    Ok(found.targets)
 }
 
 /// Prints each file's fixes as a unified diff; 1 when there is any, else 0.
@@ -426,7 +484,12 @@ fn internal_error(file: &str, message: &str) -> Error {
 fn tokens(args: TokensArgs) -> Result<i32> {
     let config = load_config(&args.config)?;
     let encoding = args.tokenizer.unwrap_or(config.tokenizer);
-    let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
+    let targets = discover(&config, &args.discovery, &args.paths, "tokens")?;
+    let inputs = read_targets(
+        &targets,
+        args.stdin_filename.as_deref(),
+        config.max_file_size,
+    )?;
     let report =
         crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, args.window);
     print(&match args.format {

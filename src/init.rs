@@ -29,11 +29,16 @@ pub const CONFIG_TEMPLATE: &str = r#"# toolcheck.yaml: settings for toolcheck, t
 # Uncomment a key to change it. `toolcheck rules` lists the rules, `toolcheck explain RULE`
 # documents one.
 
-# Globs of the files to lint when a directory is walked (relative to this file's directory).
+# Globs of the files to lint when a directory is walked. They match a file's path relative to
+# this file's directory, however the path is typed on the command line.
 # include: ["**/*.tool.{yaml,yml,json}", "**/*.tools.{yaml,yml,json}"]
 
 # Globs of files never linted when a directory is walked, e.g. ["vendor/**"].
 # exclude: []
+
+# How a walked directory's files are chosen: include (the globs above) or content (also any
+# .json, .yaml or .yml file whose content is a tool definition, such as MCP tools/list captures).
+# discovery: include
 
 # Token encoding for the token budgets: o200k_base or cl100k_base.
 # tokenizer: o200k_base

@@ -2,6 +2,7 @@
 //! every mistake points at its key, and the raw settings the engine resolves against the
 //! rule registry.
 
+pub mod globs;
 pub mod options;
 
 use std::cell::RefCell;
@@ -21,6 +22,7 @@ pub const DEFAULT_INCLUDE: [&str; 2] = ["**/*.tool.{yaml,yml,json}", "**/*.tools
 pub const TOP_KEYS: &[&str] = &[
     "include",
     "exclude",
+    "discovery",
     "tokenizer",
     "max-file-size",
     "rules",
@@ -71,6 +73,27 @@ impl Level {
     }
 }
 
+/// How the files of a walked directory are chosen (`discovery:`, `--discovery`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DiscoveryMode {
+    /// The files whose path matches `include`.
+    #[default]
+    Include,
+    /// Those, and the JSON and YAML files whose content is a tool definition, whatever their
+    /// names (a directory of MCP `tools/list` captures).
+    Content,
+}
+
+impl DiscoveryMode {
+    pub fn parse(text: &str) -> Option<DiscoveryMode> {
+        match text {
+            "include" => Some(DiscoveryMode::Include),
+            "content" => Some(DiscoveryMode::Content),
+            _ => None,
+        }
+    }
+}
+
 /// The configuration as written, before it is resolved against the rules.
 #[derive(Debug, Default)]
 pub struct Config {
@@ -78,8 +101,10 @@ pub struct Config {
     pub file: Option<Arc<SourceFile>>,
     /// The directory relative paths in the config are resolved from.
     pub root: PathBuf,
+    /// Globs relative to `root`, as are `exclude` and `per_file_ignores`.
     pub include: Vec<String>,
     pub exclude: Vec<String>,
+    pub discovery: DiscoveryMode,
     pub tokenizer: Encoding,
     pub select: Option<Vec<Spanned>>,
     pub ignore: Vec<Spanned>,
@@ -201,6 +226,21 @@ impl Reader<'_> {
         match entry.key.as_str() {
             "include" => config.include = self.globs(&entry.value),
             "exclude" => config.exclude = self.globs(&entry.value),
+            "discovery" => {
+                if let Some(mode) = self.string(&entry.value) {
+                    match DiscoveryMode::parse(&mode.value) {
+                        Some(parsed) => config.discovery = parsed,
+                        None => self.push(
+                            Error::at(
+                                self.file,
+                                entry.value.span.clone(),
+                                format!("unknown discovery `{}`", mode.value),
+                            )
+                            .with_help("use include or content"),
+                        ),
+                    }
+                }
+            }
             "tokenizer" => {
                 if let Some(name) = self.string(&entry.value) {
                     match name.value.parse() {
