@@ -117,7 +117,7 @@ struct LintArgs {
     #[arg(long, value_name = "N")]
     max_warnings: Option<usize>,
     /// The name standard input is reported under (config globs match it); its extension picks
-    /// YAML or JSON
+    /// YAML or JSON. Without paths, standard input is read
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
     /// Report only findings this baseline file does not record (overrides `baseline:`)
@@ -154,7 +154,8 @@ struct TokensArgs {
     #[arg(long, value_name = "TOKENS", default_value_t = crate::tokens::report::DEFAULT_WINDOW,
           value_parser = parse_window)]
     window: usize,
-    /// The name standard input is reported under; its extension picks YAML or JSON
+    /// The name standard input is reported under; its extension picks YAML or JSON. Without
+    /// paths, standard input is read
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
 }
@@ -326,7 +327,8 @@ fn registry(config: &Config) -> Result<Registry> {
     Ok(registry)
 }
 
-fn lint(args: LintArgs) -> Result<i32> {
+fn lint(mut args: LintArgs) -> Result<i32> {
+    args.paths = input_paths(&args.paths, args.stdin_filename.as_deref())?;
     let (config, config_errors) = load_config_all(&args.config)?;
     let overrides = Overrides {
         select: args.select.clone(),
@@ -399,7 +401,30 @@ fn lint(args: LintArgs) -> Result<i32> {
             print_error(&internal_error(&report.file.name, message));
         }
     }
+    if let Some(max) = args.max_warnings.filter(|max| summary.warnings > *max) {
+        // Otherwise a run with no error would fail without a word.
+        eprintln!(
+            "{} warning{}, more than --max-warnings {max}",
+            summary.warnings,
+            if summary.warnings == 1 { "" } else { "s" }
+        );
+    }
     Ok(exit_code(&reports, &summary, args.max_warnings))
+}
+
+/// The paths to read: `-` alone when only `--stdin-filename` is given (standard input has a
+/// name, so it is what the user means to lint). A name for standard input beside paths that do
+/// not read it is a mistake: the current directory is never linted in its place.
+fn input_paths(paths: &[PathBuf], stdin_filename: Option<&str>) -> Result<Vec<PathBuf>> {
+    let reads_stdin = paths.iter().any(|path| path.as_os_str() == "-");
+    match stdin_filename {
+        Some(_) if paths.is_empty() => Ok(vec![PathBuf::from("-")]),
+        Some(name) if !reads_stdin => Err(Error::new(format!(
+            "--stdin-filename `{name}` names standard input, but `-` is not among the paths"
+        ))
+        .with_help("add `-` to the paths to lint standard input, or drop --stdin-filename")),
+        _ => Ok(paths.to_vec()),
+    }
 }
 
 /// The files for `paths` under the config and the command line's discovery flags. A walked
@@ -482,9 +507,10 @@ fn internal_error(file: &str, message: &str) -> Error {
 
 /// `toolcheck tokens`: the same config, discovery and inputs as `lint`.
 fn tokens(args: TokensArgs) -> Result<i32> {
+    let paths = input_paths(&args.paths, args.stdin_filename.as_deref())?;
     let config = load_config(&args.config)?;
     let encoding = args.tokenizer.unwrap_or(config.tokenizer);
-    let targets = discover(&config, &args.discovery, &args.paths, "tokens")?;
+    let targets = discover(&config, &args.discovery, &paths, "tokens")?;
     let inputs = read_targets(
         &targets,
         args.stdin_filename.as_deref(),

@@ -142,3 +142,240 @@ fn the_other_commands_report_every_error_of_the_config_file_too() {
         );
     }
 }
+
+// ---- standard input ----------------------------------------------------------------------
+
+/// The files a JSON lint output names, and its summary's file count.
+fn files_linted(stdout: &str) -> (Vec<String>, u64) {
+    let document: Value =
+        serde_json::from_str(stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"));
+    let mut files: Vec<String> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap().to_string())
+        .collect();
+    files.dedup();
+    (files, document["summary"]["files"].as_u64().unwrap())
+}
+
+#[test]
+fn stdin_filename_without_paths_reads_standard_input() {
+    let dir = common::scratch("usage-stdin-filename");
+    // A manifest in the directory that must not be linted in place of standard input.
+    std::fs::write(dir.join("here.tool.yaml"), ABSOLUTE).unwrap();
+    let stdin = ABSOLUTE.replace("web", "piped");
+    let (code, stdout, stderr) = common::run(
+        &dir,
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            "--stdin-filename",
+            "piped.yaml",
+        ],
+        Some(&stdin),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(files_linted(&stdout), (vec!["piped.yaml".to_string()], 1));
+    // With `-` among other paths, both.
+    let (code, stdout, stderr) = common::run(
+        &dir,
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            "--stdin-filename",
+            "piped.yaml",
+            "-",
+            "here.tool.yaml",
+        ],
+        Some(&stdin),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let both = vec!["piped.yaml".to_string(), "here.tool.yaml".to_string()];
+    assert_eq!(files_linted(&stdout), (both, 2));
+    // `tokens` too.
+    let (code, stdout, stderr) = common::run(
+        &dir,
+        &[
+            "tokens",
+            "--no-config",
+            "--format",
+            "json",
+            "--stdin-filename",
+            "piped.yaml",
+        ],
+        Some(&stdin),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["files"][0]["file"], "piped.yaml");
+    assert_eq!(report["files"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn stdin_filename_beside_paths_without_dash_is_a_usage_error() {
+    let dir = common::scratch("usage-stdin-filename-paths");
+    std::fs::write(dir.join("here.tool.yaml"), ABSOLUTE).unwrap();
+    for command in ["lint", "tokens"] {
+        for paths in [vec!["here.tool.yaml"], vec!["."]] {
+            let mut args = vec![command, "--no-config", "--stdin-filename", "piped.yaml"];
+            args.extend(&paths);
+            let (code, stdout, stderr) = common::run(&dir, &args, Some(ABSOLUTE));
+            assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
+            assert_eq!(stdout, "", "{args:?}: nothing is linted");
+            assert!(
+                stderr.contains(
+                    "--stdin-filename `piped.yaml` names standard input, but `-` is not among the paths"
+                ),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+}
+
+// ---- --max-warnings ----------------------------------------------------------------------
+
+#[test]
+fn max_warnings_says_why_the_run_failed() {
+    let dir = common::scratch("usage-max-warnings");
+    std::fs::write(dir.join("a.tool.yaml"), ABSOLUTE).unwrap();
+    let run = |max: &str| {
+        common::run(
+            &dir,
+            &[
+                "lint",
+                "--no-config",
+                "--severity",
+                "TC209=warning",
+                "--max-warnings",
+                max,
+                "a.tool.yaml",
+            ],
+            None,
+        )
+    };
+    let (code, stdout, stderr) = run("0");
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stdout.ends_with("0 errors, 1 warning in 1 file (1 tool)\n"),
+        "{stdout}"
+    );
+    assert_eq!(stderr, "1 warning, more than --max-warnings 0\n");
+    let (code, _, stderr) = run("1");
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+// ---- tokens and lint read a file the same way --------------------------------------------
+
+#[test]
+fn tokens_reports_the_same_invalid_manifest_findings_as_lint() {
+    let dir = common::scratch("usage-tokens-tc001");
+    let cases: [(&str, &[u8]); 6] = [
+        ("object.json", br#"{"hello": 1}"#),
+        ("numbers.json", b"[1, 2]"),
+        ("mapping.yaml", b"foo: bar\n"),
+        ("empty.yaml", b""),
+        ("syntax.json", br#"{"name": "x","#),
+        ("latin1.json", b"{\"name\": \"caf\xe9\"}"),
+    ];
+    for (name, bytes) in cases {
+        std::fs::write(dir.join(name), bytes).unwrap();
+        let (lint_code, lint_out, stderr) = common::run(
+            &dir,
+            &["lint", "--no-config", "--format", "json", name],
+            None,
+        );
+        assert_eq!(lint_code, 1, "{name}: {stderr}");
+        let lint: Value = serde_json::from_str(&lint_out).unwrap();
+        let (tokens_code, tokens_out, stderr) = common::run(
+            &dir,
+            &["tokens", "--no-config", "--format", "json", name],
+            None,
+        );
+        assert_eq!(tokens_code, 1, "{name}: {stderr}");
+        let tokens: Value = serde_json::from_str(&tokens_out).unwrap();
+        let found = &tokens["files"][0]["diagnostics"];
+        assert!(
+            lint["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|d| d["code"] == "TC001"),
+            "{name}: {lint:#}"
+        );
+        assert_eq!(found, &lint["diagnostics"], "{name}");
+        assert_eq!(
+            tokens["files"][0]["error"], lint["diagnostics"][0]["message"],
+            "{name}"
+        );
+        // The table names the same code, place and message.
+        let (_, table, _) = common::run(
+            &dir,
+            &["tokens", "--no-config", "--color", "never", name],
+            None,
+        );
+        for finding in lint["diagnostics"].as_array().unwrap() {
+            let line = format!(
+                "error: cannot read: TC001 invalid-manifest at {}:{}: {}",
+                finding["span"]["start"]["line"],
+                finding["span"]["start"]["column"],
+                finding["message"].as_str().unwrap()
+            );
+            assert!(table.contains(&line), "{name}: {line}\n{table}");
+        }
+    }
+}
+
+// ---- init --example beside a config ------------------------------------------------------
+
+#[test]
+fn init_example_beside_an_existing_config_writes_the_example_only() {
+    let dir = common::scratch("usage-init-example");
+    let mine = "# mine\nrules: {ignore: [TC209]}\n";
+    std::fs::write(dir.join("toolcheck.yaml"), mine).unwrap();
+    let (code, stdout, stderr) = common::run(&dir, &["init", "--example"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout,
+        "kept toolcheck.yaml, which exists\nwrote tools/example.tool.yaml\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("toolcheck.yaml")).unwrap(),
+        mine
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("tools/example.tool.yaml")).unwrap(),
+        toolcheck::init::EXAMPLE_MANIFEST
+    );
+    let (code, stdout, _) = common::run(&dir, &["lint"], None);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "0 errors, 0 warnings in 1 file (1 tool)\n")
+    );
+
+    // A config whose globs leave the example out says how to lint it.
+    let dir = common::scratch("usage-init-example-elsewhere");
+    std::fs::write(
+        dir.join("toolcheck.yaml"),
+        "include: [\"servers/*.json\"]\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = common::run(&dir, &["init", "--example"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.ends_with(
+            "note: the `include`/`exclude` of toolcheck.yaml leave tools/example.tool.yaml out; \
+             lint it with `toolcheck lint tools/example.tool.yaml`\n"
+        ),
+        "{stdout}"
+    );
+    // With both there, nothing is written.
+    let (code, _, stderr) = common::run(&dir, &["init", "--example"], None);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("already exist"), "{stderr}");
+}
