@@ -538,3 +538,34 @@ fn large_files_are_judged_by_their_start() {
     );
     assert!(flat(&stderr).contains("(e.g. `caps/big.json`)"), "{stderr}");
 }
+
+#[test]
+fn a_per_file_ignore_is_unused_only_when_its_glob_matched_a_file_of_the_run() {
+    let dir = project("discovery-unused-per-file-ignores");
+    let findings_in_config = |args: &[&str]| {
+        let mut all = vec!["lint", "--format", "json"];
+        all.extend_from_slice(args);
+        let (code, stdout, stderr) = common::run(&dir, &all, None);
+        assert!(code == 0 || code == 1, "{stderr}");
+        let document: Value = serde_json::from_str(&stdout).unwrap();
+        document["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["file"] == "toolcheck.yaml")
+            .map(|d| d["message"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    // A run over other files (pre-commit passes the staged ones) says nothing of cf.json.
+    assert!(findings_in_config(&["tools/search/web.yaml"]).is_empty());
+    assert!(findings_in_config(&["servers/other.json"]).is_empty());
+    // Once cf.json is in the run and has nothing to silence, the entry is unused.
+    write(
+        &dir.join("servers/cf.json"),
+        r#"{"name": "cf", "description": "Deploy a worker. Not for code.", "inputSchema": {"type": "object"}}"#,
+    );
+    assert_eq!(
+        findings_in_config(&["servers/cf.json"]),
+        ["`TC209` in per-file-ignores for `servers/cf.json` suppressed nothing"]
+    );
+}

@@ -143,12 +143,18 @@ impl Suppressor {
             .iter()
             .map(|entry| vec![false; entry.rules.len()])
             .collect();
+        // Entries whose glob matched a file of this run: only those can be "unused". A run over
+        // some files (pre-commit passes the staged ones) says nothing of the others.
+        let mut config_matched = vec![false; self.per_file_ignores.len()];
         for file in files.iter_mut() {
             // The name as given on the command line (or --stdin-filename), seen from the config.
             let name = self.root.name(Path::new(&file.report.file.name));
             let matching: Vec<usize> = (0..self.per_file_ignores.len())
                 .filter(|&index| self.per_file_ignores[index].glob.matches(&name))
                 .collect();
+            for &index in &matching {
+                config_matched[index] = true;
+            }
             let mut inline_used: Vec<Vec<bool>> = file
                 .directives
                 .iter()
@@ -218,14 +224,15 @@ impl Suppressor {
         }
         let (unused, config) = (self.unused.as_ref()?, self.config_file.as_ref()?);
         let mut ctx = Ctx::new(config, self.encoding, unused);
-        for (entry, used) in self.per_file_ignores.iter().zip(&config_used) {
+        let entries = self.per_file_ignores.iter().zip(&config_used);
+        for ((entry, used), matched) in entries.zip(config_matched) {
             for (rule, used) in entry.rules.iter().zip(used) {
                 let Some(span) = rule.span.clone() else {
                     continue;
                 };
                 let message = if !self.is_known(&rule.value) {
                     format!("unknown rule `{}` in per-file-ignores", rule.value)
-                } else if !used && self.is_active(&rule.value) {
+                } else if matched && !used && self.is_active(&rule.value) {
                     format!(
                         "`{}` in per-file-ignores for `{}` suppressed nothing",
                         rule.value, entry.pattern.value
