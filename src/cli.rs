@@ -59,18 +59,22 @@ struct ConfigArgs {
 /// directory (those of `toolcheck.yaml` to its own directory).
 #[derive(Debug, Args)]
 struct DiscoveryArgs {
-    /// Globs of the files to read when a directory is walked; replace `include`
+    /// Globs of the files to read in walked directories, comma-separated, relative to the
+    /// working directory (those of toolcheck.yaml are relative to its directory); replace
+    /// `include`
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
     include: Option<Vec<String>>,
-    /// Globs of the files never read when a directory is walked; replace `exclude`
+    /// Globs of the files never read in walked directories, relative to the working directory;
+    /// replace `exclude`
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
     exclude: Option<Vec<String>>,
-    /// Globs of more files never read when a directory is walked; added to `exclude`
+    /// Globs of more files never read in walked directories, relative to the working
+    /// directory; added to `exclude`
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
     extend_exclude: Vec<String>,
-    /// `content`: also read the JSON and YAML files that hold tool definitions, whatever their
-    /// names; overrides `discovery`
-    #[arg(long, value_name = "HOW", value_parser = parse_discovery)]
+    /// `include` (the files `include` matches) or `content` (also the JSON and YAML files
+    /// that hold tool definitions, whatever their names); overrides `discovery`
+    #[arg(long, value_name = "include|content", value_parser = parse_discovery)]
     discovery: Option<DiscoveryMode>,
 }
 
@@ -89,8 +93,6 @@ impl DiscoveryArgs {
 struct LintArgs {
     /// Files or directories to lint (`-` reads standard input); default: the current directory
     paths: Vec<PathBuf>,
-    #[command(flatten)]
-    discovery: DiscoveryArgs,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// When to use colors in human output
@@ -101,7 +103,10 @@ struct LintArgs {
     quiet: bool,
     #[command(flatten)]
     config: ConfigArgs,
-    /// Rules to enable (codes, prefixes such as `TC2`, names, `ALL`); replaces `rules.select`
+    #[command(flatten)]
+    discovery: DiscoveryArgs,
+    /// Rules to enable (codes in any case, prefixes such as `TC2`, names, `ALL`); replaces
+    /// `rules.select`
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     select: Option<Vec<String>>,
     /// Rules to disable; added to `rules.ignore`
@@ -138,8 +143,6 @@ struct LintArgs {
 struct TokensArgs {
     /// Files or directories (`-` reads standard input); default: the current directory
     paths: Vec<PathBuf>,
-    #[command(flatten)]
-    discovery: DiscoveryArgs,
     #[arg(long, value_enum, default_value_t = TokensFormat::Human)]
     format: TokensFormat,
     /// When to use colors (and Unicode bars) in human output
@@ -147,6 +150,8 @@ struct TokensArgs {
     color: Color,
     #[command(flatten)]
     config: ConfigArgs,
+    #[command(flatten)]
+    discovery: DiscoveryArgs,
     /// Token encoding
     #[arg(long, value_parser = parse_encoding)]
     tokenizer: Option<Encoding>,
