@@ -245,7 +245,8 @@ fn holding_tools(candidates: &[PathBuf]) -> Vec<PathBuf> {
     let mut manifests: Vec<PathBuf> = candidates
         .iter()
         .zip(holds)
-        .filter_map(|(path, holds)| holds.then(|| path.clone()))
+        .filter(|(_, holds)| *holds)
+        .map(|(path, _)| path.clone())
         .collect();
     manifests.sort_by_cached_key(|path| display_name(path));
     manifests
