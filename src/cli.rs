@@ -6,10 +6,12 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::catalog::Registry;
-use crate::config::{Config, Level};
+use crate::config::{Config, DiscoveryMode, Level};
 use crate::error::{Error, Result};
 use crate::lint::{FileReport, Linter, Overrides};
-use crate::read::read_inputs;
+use crate::read::Input;
+use crate::read::discover::{Discovery, DiscoveryOverrides, Target};
+use crate::read::read_targets;
 use crate::render::{self, Summary};
 use crate::suppress::baseline::Baseline;
 use crate::tokens::Encoding;
@@ -54,6 +56,40 @@ struct ConfigArgs {
     no_config: bool,
 }
 
+/// Which files of a walked directory are read. The globs are relative to the working
+/// directory (those of `toolcheck.yaml` to its own directory).
+#[derive(Debug, Args)]
+struct DiscoveryArgs {
+    /// Globs of the files to read in walked directories, comma-separated, relative to the
+    /// working directory (those of toolcheck.yaml are relative to its directory); replace
+    /// `include`
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    include: Option<Vec<String>>,
+    /// Globs of the files never read in walked directories, relative to the working directory;
+    /// replace `exclude`
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    exclude: Option<Vec<String>>,
+    /// Globs of more files never read in walked directories, relative to the working
+    /// directory; added to `exclude`
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    extend_exclude: Vec<String>,
+    /// `include` (the files `include` matches) or `content` (also the JSON and YAML files
+    /// that hold tool definitions, whatever their names); overrides `discovery`
+    #[arg(long, value_name = "include|content", value_parser = parse_discovery)]
+    discovery: Option<DiscoveryMode>,
+}
+
+impl DiscoveryArgs {
+    fn overrides(&self) -> DiscoveryOverrides {
+        DiscoveryOverrides {
+            include: self.include.clone(),
+            exclude: self.exclude.clone(),
+            extend_exclude: self.extend_exclude.clone(),
+            mode: self.discovery,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 struct LintArgs {
     /// Files or directories to lint (`-` reads standard input); default: the current directory
@@ -79,7 +115,10 @@ struct LintArgs {
     quiet: bool,
     #[command(flatten)]
     config: ConfigArgs,
-    /// Rules to enable (codes, prefixes such as `TC2`, names, `ALL`); replaces `rules.select`
+    #[command(flatten)]
+    discovery: DiscoveryArgs,
+    /// Rules to enable (codes in any case, prefixes such as `TC2`, names, `ALL`); replaces
+    /// `rules.select`
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     select: Option<Vec<String>>,
     /// Rules to disable; added to `rules.ignore`
@@ -104,7 +143,8 @@ struct LintArgs {
     /// Exit 0 even when there are errors (2 still means toolcheck could not do its job)
     #[arg(long)]
     exit_zero: bool,
-    /// The name standard input is reported under; its extension picks YAML or JSON
+    /// The name standard input is reported under (config globs match it); its extension picks
+    /// YAML or JSON. Without paths, standard input is read
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
     /// Report only findings this baseline file does not record (overrides `baseline:`)
@@ -132,6 +172,8 @@ struct TokensArgs {
     color: Color,
     #[command(flatten)]
     config: ConfigArgs,
+    #[command(flatten)]
+    discovery: DiscoveryArgs,
     /// Token encoding
     #[arg(long, value_parser = parse_encoding)]
     tokenizer: Option<Encoding>,
@@ -139,7 +181,8 @@ struct TokensArgs {
     #[arg(long, value_name = "TOKENS", default_value_t = crate::tokens::report::DEFAULT_WINDOW,
           value_parser = parse_window)]
     window: usize,
-    /// The name standard input is reported under; its extension picks YAML or JSON
+    /// The name standard input is reported under; its extension picks YAML or JSON. Without
+    /// paths, standard input is read
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
 }
@@ -194,6 +237,10 @@ fn parse_severity(text: &str) -> std::result::Result<(String, Level), String> {
     Ok((rule.to_string(), level))
 }
 
+fn parse_discovery(text: &str) -> std::result::Result<DiscoveryMode, String> {
+    DiscoveryMode::parse(text).ok_or_else(|| format!("expected include or content, found `{text}`"))
+}
+
 fn parse_window(text: &str) -> std::result::Result<usize, String> {
     match text.parse::<usize>() {
         Ok(window) if window > 0 => Ok(window),
@@ -225,15 +272,27 @@ pub fn main() -> i32 {
     }
 }
 
-/// Writes an error that stops the run (exit code 2) to stderr.
+/// Writes an error that stops the run (exit code 2) to stderr: each of the errors it carries
+/// with its excerpt, then how many there are when more than one.
 fn print_error(error: &Error) {
     let style = render::human::Style {
         color: std::io::stderr().is_terminal() && no_color_unset(),
         links: false,
         width: 100,
     };
+    let handler = render::human::handler(style);
     let mut out = String::new();
-    let _ = render::human::handler(style).render_report(&mut out, error);
+    let mut count = 0;
+    for error in error.all() {
+        if count > 0 {
+            out.push('\n');
+        }
+        let _ = handler.render_report(&mut out, error);
+        count += 1;
+    }
+    if count > 1 {
+        out.push_str(&format!("\n{count} errors in the configuration\n"));
+    }
     eprint!("{out}");
 }
 
@@ -277,15 +336,23 @@ fn run(cli: Cli) -> Result<i32> {
 }
 
 fn load_config(args: &ConfigArgs) -> Result<Config> {
+    let (config, errors) = load_config_all(args)?;
+    Error::collect(errors)?;
+    Ok(config)
+}
+
+/// The config and every error in its file, to be reported together with the errors found
+/// when it is resolved against the rules.
+fn load_config_all(args: &ConfigArgs) -> Result<(Config, Vec<Error>)> {
     let cwd = std::env::current_dir()
         .map_err(|error| Error::new(format!("cannot read the current directory: {error}")))?;
     if args.no_config {
-        return Ok(Config::defaults(cwd));
+        return Ok((Config::defaults(cwd), Vec::new()));
     }
     match args.config.clone().or_else(|| Config::discover(&cwd)) {
         // Shown relative to the working directory, as paths given on the command line are.
-        Some(path) => Config::load(path.strip_prefix(&cwd).unwrap_or(&path)),
-        None => Ok(Config::defaults(cwd)),
+        Some(path) => Config::load_all(path.strip_prefix(&cwd).unwrap_or(&path)),
+        None => Ok((Config::defaults(cwd), Vec::new())),
     }
 }
 
@@ -295,7 +362,8 @@ fn registry(config: &Config) -> Result<Registry> {
     Ok(registry)
 }
 
-fn lint(args: LintArgs) -> Result<i32> {
+fn lint(mut args: LintArgs) -> Result<i32> {
+    args.paths = input_paths(&args.paths, args.stdin_filename.as_deref())?;
     if !args.watch {
         return lint_once(&args);
     }
@@ -332,12 +400,12 @@ fn watched_files(args: &LintArgs) -> Vec<PathBuf> {
             files.extend(entries.flatten().map(|entry| entry.path()));
         }
     }
-    if let Ok(discovery) = crate::read::discover::Discovery::new(&config.include, &config.exclude)
-        && let Ok(targets) = discovery.discover(&args.paths)
+    if let Ok(discovery) = Discovery::new(&config, &args.discovery.overrides(), "lint")
+        && let Ok(found) = discovery.discover(&args.paths)
     {
-        files.extend(targets.into_iter().filter_map(|target| match target {
-            crate::read::discover::Target::File(path) => Some(path),
-            crate::read::discover::Target::Stdin => None,
+        files.extend(found.targets.into_iter().filter_map(|target| match target {
+            Target::File(path) => Some(path),
+            Target::Stdin => None,
         }));
     }
     files
@@ -349,15 +417,21 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
     } else {
         Format::Full
     });
-    let config = load_config(&args.config)?;
-    let registry = registry(&config)?;
+    let (config, config_errors) = load_config_all(&args.config)?;
     let overrides = Overrides {
         select: args.select.clone(),
         ignore: args.ignore.clone(),
         severity: args.severity.clone(),
         tokenizer: args.tokenizer,
     };
-    let mut linter = Linter::new(&registry, &config, &overrides)?;
+    // The config's own errors and those of its rules, options and selectors, all at once.
+    let (registry, mut linter) = Error::after(
+        config_errors,
+        registry(&config).and_then(|registry| {
+            let linter = Linter::new(&registry, &config, &overrides)?;
+            Ok((registry, linter))
+        }),
+    )?;
     if args.show_settings {
         print(&show_settings(&config, &linter, args)?);
         return Ok(0);
@@ -366,22 +440,28 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
     if let (Some(path), None) = (baseline, &args.write_baseline) {
         linter = linter.with_baseline(Baseline::load(&path)?);
     }
-    let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
-    let mut reports = linter.lint_all(inputs);
+    let targets = discover(&config, &args.discovery, &args.paths, "lint")?;
+    let stdin_name = args.stdin_filename.as_deref();
+    let mut inputs = read_targets(&targets, stdin_name, config.max_file_size)?;
+    let mut reports = linter.lint_all(if args.fix {
+        inputs.clone()
+    } else {
+        std::mem::take(&mut inputs)
+    });
     if args.diff {
         return Ok(print_diff(&reports));
     }
     if args.fix {
-        // A fix can reveal another (two findings on one span): a few passes at most.
+        // A fix can reveal another (two findings on one span): a few passes at most, each on
+        // the inputs as fixed (standard input is read once, and never rewritten).
         let mut fixed = 0;
         for _ in 0..4 {
-            let count = fix_files(&reports, args)?;
+            let count = fix_files(&reports, args, &mut inputs)?;
             if count == 0 {
                 break;
             }
             fixed += count;
-            let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
-            reports = linter.lint_all(inputs);
+            reports = linter.lint_all(inputs.clone());
         }
         if fixed > 0 {
             eprintln!("fixed {fixed} finding{}", if fixed == 1 { "" } else { "s" });
@@ -420,16 +500,15 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
             print_error(&internal_error(&report.file.name, message));
         }
     }
-    let code = exit_code(&reports, &summary, args.max_warnings);
-    if code == 1
-        && summary.errors == 0
-        && let Some(max) = args.max_warnings
-    {
+    if let Some(max) = args.max_warnings.filter(|max| summary.warnings > *max) {
+        // Otherwise a run with no error would fail without a word.
         eprintln!(
-            "failed: {} warnings, more than --max-warnings {max}",
-            summary.warnings
+            "{} warning{}, more than --max-warnings {max}",
+            summary.warnings,
+            if summary.warnings == 1 { "" } else { "s" }
         );
     }
+    let code = exit_code(&reports, &summary, args.max_warnings);
     Ok(if code == 1 && args.exit_zero { 0 } else { code })
 }
 
@@ -450,8 +529,16 @@ fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -> Result<St
     ));
     let root = std::path::absolute(&config.root).unwrap_or_else(|_| config.root.clone());
     out.push_str(&format!("root: {}\n", root.display()));
-    out.push_str(&format!("include: {}\n", list(&config.include)));
-    out.push_str(&format!("exclude: {}\n", list(&config.exclude)));
+    let flags = &args.discovery;
+    out.push_str(&format!(
+        "include: {}\n",
+        list(flags.include.as_ref().unwrap_or(&config.include))
+    ));
+    let mut exclude = flags.exclude.clone().unwrap_or(config.exclude.clone());
+    exclude.extend(flags.extend_exclude.iter().cloned());
+    out.push_str(&format!("exclude: {}\n", list(&exclude)));
+    let discovery = flags.discovery.unwrap_or(config.discovery);
+    out.push_str(&format!("discovery: {discovery:?}\n").to_lowercase());
     out.push_str(&format!("tokenizer: {}\n", linter.encoding.as_str()));
     out.push_str(&format!("max-file-size: {} bytes\n", config.max_file_size));
     let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
@@ -474,13 +561,14 @@ fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -> Result<St
         let rules: Vec<String> = rules.iter().map(|rule| rule.value.clone()).collect();
         out.push_str(&format!("  {}: {}\n", pattern.value, rules.join(", ")));
     }
-    let targets = crate::read::discover::Discovery::new(&config.include, &config.exclude)?
-        .discover(&args.paths)?;
+    let targets = Discovery::new(config, &args.discovery.overrides(), "lint")?
+        .discover(&args.paths)?
+        .targets;
     out.push_str(&format!("files ({}):\n", targets.len()));
     for target in targets {
         match target {
-            crate::read::discover::Target::Stdin => out.push_str("  - (standard input)\n"),
-            crate::read::discover::Target::File(path) => out.push_str(&format!(
+            Target::Stdin => out.push_str("  - (standard input)\n"),
+            Target::File(path) => out.push_str(&format!(
                 "  {}\n",
                 crate::read::discover::display_name(&path)
             )),
@@ -526,6 +614,37 @@ fn statistics<'a>(
     out
 }
 
+/// The paths to read: `-` alone when only `--stdin-filename` is given (standard input has a
+/// name, so it is what the user means to lint). A name for standard input beside paths that do
+/// not read it is a mistake: the current directory is never linted in its place.
+fn input_paths(paths: &[PathBuf], stdin_filename: Option<&str>) -> Result<Vec<PathBuf>> {
+    let reads_stdin = paths.iter().any(|path| path.as_os_str() == "-");
+    match stdin_filename {
+        Some(_) if paths.is_empty() => Ok(vec![PathBuf::from("-")]),
+        Some(name) if !reads_stdin => Err(Error::new(format!(
+            "--stdin-filename `{name}` names standard input, but `-` is not among the paths"
+        ))
+        .with_help("add `-` to the paths to lint standard input, or drop --stdin-filename")),
+        _ => Ok(paths.to_vec()),
+    }
+}
+
+/// The files for `paths` under the config and the command line's discovery flags. A walked
+/// directory whose tool files `include` missed is named on stderr with the commands that would
+/// read them (when nothing at all is found, that is the error).
+fn discover(
+    config: &Config,
+    args: &DiscoveryArgs,
+    paths: &[PathBuf],
+    command: &str,
+) -> Result<Vec<Target>> {
+    let found = Discovery::new(config, &args.overrides(), command)?.discover(paths)?;
+    for unmatched in &found.unmatched {
+        eprintln!("warning: {}", unmatched.hint());
+    }
+    Ok(found.targets)
+}
+
 /// Prints each file's fixes as a unified diff; 1 when there is any, else 0.
 fn print_diff(reports: &[FileReport]) -> i32 {
     let mut any = false;
@@ -542,9 +661,14 @@ fn print_diff(reports: &[FileReport]) -> i32 {
     i32::from(any)
 }
 
-/// Writes the fixes of every file read from disk (standard input is left alone: use `--diff`);
-/// returns how many findings they fixed.
-fn fix_files(reports: &[FileReport], args: &LintArgs) -> Result<usize> {
+/// Writes the fixes of every file read from disk (standard input is left alone: use `--diff`),
+/// and puts the fixed text in its `inputs`; returns how many findings they fixed.
+fn fix_files(reports: &[FileReport], args: &LintArgs, inputs: &mut [Input]) -> Result<usize> {
+    let by_name: std::collections::HashMap<String, usize> = inputs
+        .iter()
+        .enumerate()
+        .map(|(index, input)| (input.name.clone(), index))
+        .collect();
     let stdin = args
         .paths
         .iter()
@@ -555,13 +679,17 @@ fn fix_files(reports: &[FileReport], args: &LintArgs) -> Result<usize> {
         if Some(report.file.name.as_str()) == stdin {
             continue;
         }
+        let Some(&index) = by_name.get(&report.file.name) else {
+            continue;
+        };
         if let Some((text, count)) = crate::fix::apply(&report.file.text, &report.diagnostics) {
-            std::fs::write(&report.file.name, text).map_err(|error| {
+            std::fs::write(&report.file.name, &text).map_err(|error| {
                 Error::new(format!(
                     "cannot write the fixes to {}: {error}",
                     report.file.name
                 ))
             })?;
+            inputs[index].bytes = text.into_bytes();
             fixed += count;
         }
     }
@@ -590,9 +718,15 @@ fn internal_error(file: &str, message: &str) -> Error {
 
 /// `toolcheck tokens`: the same config, discovery and inputs as `lint`.
 fn tokens(args: TokensArgs) -> Result<i32> {
+    let paths = input_paths(&args.paths, args.stdin_filename.as_deref())?;
     let config = load_config(&args.config)?;
     let encoding = args.tokenizer.unwrap_or(config.tokenizer);
-    let inputs = read_inputs(&config, &args.paths, args.stdin_filename.as_deref())?;
+    let targets = discover(&config, &args.discovery, &paths, "tokens")?;
+    let inputs = read_targets(
+        &targets,
+        args.stdin_filename.as_deref(),
+        config.max_file_size,
+    )?;
     let report =
         crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, args.window);
     print(&match args.format {

@@ -15,6 +15,8 @@ pub struct Error {
     /// What the human rendering shows of `location`, cut the first time it is drawn (boxed:
     /// an `Error` travels in every `Result`).
     excerpt: OnceLock<Option<Box<Excerpt>>>,
+    /// Errors reported together with this one (every mistake of a config file at once).
+    more: Vec<Error>,
 }
 
 impl Error {
@@ -24,6 +26,7 @@ impl Error {
             help: None,
             location: None,
             excerpt: OnceLock::new(),
+            more: Vec::new(),
         }
     }
 
@@ -33,7 +36,56 @@ impl Error {
             help: None,
             location: Some((file.clone(), span)),
             excerpt: OnceLock::new(),
+            more: Vec::new(),
         }
+    }
+
+    /// `Err` carrying every one of `errors` (see [`Error::many`]), `Ok` when there is none.
+    pub fn collect(errors: Vec<Error>) -> Result<()> {
+        let mut errors = errors.into_iter();
+        match errors.next() {
+            None => Ok(()),
+            Some(first) => Err(Error::many(first, errors.collect())),
+        }
+    }
+
+    /// `result`, or, when there are `earlier` errors, all of them with `result`'s.
+    pub fn after<T>(earlier: Vec<Error>, result: Result<T>) -> Result<T> {
+        match result {
+            Ok(value) => Error::collect(earlier).map(|()| value),
+            Err(error) => Err(Error::many(error, earlier)),
+        }
+    }
+
+    /// One error that reports `first` and `rest` together, ordered by where they point:
+    /// command-line values (no location) first, then by file and offset.
+    pub fn many(first: Error, rest: Vec<Error>) -> Error {
+        let mut errors: Vec<Error> = std::iter::once(first)
+            .chain(rest)
+            .flat_map(Error::into_all)
+            .collect();
+        errors.sort_by_cached_key(|error| {
+            error
+                .location
+                .as_ref()
+                .map(|(file, span)| (file.name.clone(), span.start))
+        });
+        let mut errors = errors.into_iter();
+        // `first` is in it: never empty.
+        let mut head = errors.next().unwrap_or_else(|| Error::new("no error"));
+        head.more = errors.collect();
+        head
+    }
+
+    /// This error and those reported with it, in order.
+    pub fn all(&self) -> impl Iterator<Item = &Error> {
+        std::iter::once(self).chain(&self.more)
+    }
+
+    /// This error and those reported with it, to merge with more.
+    pub fn into_all(mut self) -> Vec<Error> {
+        let more = std::mem::take(&mut self.more);
+        std::iter::once(self).chain(more).collect()
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {

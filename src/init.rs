@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::config::globs::Globs;
 use crate::error::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -29,11 +30,16 @@ pub const CONFIG_TEMPLATE: &str = r#"# toolcheck.yaml: settings for toolcheck, t
 # Uncomment a key to change it. `toolcheck rules` lists the rules, `toolcheck explain RULE`
 # documents one.
 
-# Globs of the files to lint when a directory is walked (relative to this file's directory).
+# Globs of the files to lint when a directory is walked. They match a file's path relative to
+# this file's directory, however the path is typed on the command line.
 # include: ["**/*.tool.{yaml,yml,json}", "**/*.tools.{yaml,yml,json}"]
 
 # Globs of files never linted when a directory is walked, e.g. ["vendor/**"].
 # exclude: []
+
+# How a walked directory's files are chosen: include (the globs above) or content (also any
+# .json, .yaml or .yml file whose content is a tool definition, such as MCP tools/list captures).
+# discovery: include
 
 # Token encoding for the token budgets: o200k_base or cl100k_base.
 # tokenizer: o200k_base
@@ -78,6 +84,29 @@ input_schema:
   required: [city]
 "#;
 
+/// A note when the existing config would not lint the example by walking `dir`.
+fn example_reach(dir: &Path, config: &str) -> String {
+    let reached = crate::config::Config::load(&dir.join(config)).is_ok_and(|config| {
+        let include = Globs::new(&config.root, &config.include);
+        let exclude = Globs::new(&config.root, &config.exclude);
+        let example = config.root.join(EXAMPLE_PATH);
+        match (include, exclude) {
+            (Ok(include), Ok(exclude)) => {
+                let name = include.base().name(&example);
+                include.matches(&name) && !exclude.matches(&name)
+            }
+            _ => false,
+        }
+    });
+    if reached {
+        String::new()
+    } else {
+        format!(
+            "note: the `include`/`exclude` of {config} leave {EXAMPLE_PATH} out; lint it with `toolcheck lint {EXAMPLE_PATH}`\n"
+        )
+    }
+}
+
 /// Writes the files into the current directory; returns what to print.
 pub fn run(args: &InitArgs) -> Result<String> {
     let cwd = std::env::current_dir()
@@ -85,19 +114,25 @@ pub fn run(args: &InitArgs) -> Result<String> {
     write_files(&cwd, args)
 }
 
-/// Writes the files into `dir`. Nothing is written when any of them exists without `force`.
+/// Writes the files into `dir`. Nothing is written when any of them exists without `force`,
+/// except that `--example` beside an existing config writes the example alone: the config is
+/// kept, and the output says so.
 pub fn write_files(dir: &Path, args: &InitArgs) -> Result<String> {
     let mut files: Vec<(&str, &str)> = vec![(CONFIG_PATH, CONFIG_TEMPLATE)];
     if args.example {
         files.push((EXAMPLE_PATH, EXAMPLE_MANIFEST));
     }
+    let mut kept = None;
     if !args.force {
         let existing: Vec<&str> = files
             .iter()
             .map(|(path, _)| *path)
             .filter(|path| dir.join(path).exists())
             .collect();
-        if !existing.is_empty() {
+        if args.example && existing == [CONFIG_PATH] {
+            files.retain(|(path, _)| *path != CONFIG_PATH);
+            kept = Some(CONFIG_PATH);
+        } else if !existing.is_empty() {
             return Err(Error::new(format!(
                 "{} already exist{}; nothing was written",
                 existing
@@ -121,6 +156,10 @@ pub fn write_files(dir: &Path, args: &InitArgs) -> Result<String> {
         std::fs::write(&full, text)
             .map_err(|error| Error::new(format!("cannot write `{path}`: {error}")))?;
         out.push_str(&format!("wrote {path}\n"));
+    }
+    if let Some(config) = kept {
+        out.insert_str(0, &format!("kept {config}, which exists\n"));
+        out.push_str(&example_reach(dir, config));
     }
     Ok(out)
 }

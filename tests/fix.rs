@@ -145,13 +145,11 @@ fn diff_prints_the_change_and_writes_nothing() {
 }
 
 #[test]
-fn standard_input_is_never_written() {
-    let text = std::fs::read_to_string(
-        common::root().join("fixtures/schema/non-object-root/invalid_bfcl.json"),
-    )
-    .unwrap();
+fn standard_input_is_never_written_nor_read_twice() {
+    let (dir, _) = copy_fixture("fix_stdin", "invalid_bfcl.json");
+    let text = std::fs::read_to_string(dir.join("invalid_bfcl.json")).unwrap();
     let (code, stdout, stderr) = common::run(
-        common::root(),
+        &dir,
         &[
             "lint",
             "--no-config",
@@ -159,15 +157,25 @@ fn standard_input_is_never_written() {
             "-q",
             "--format",
             "concise",
+            "--select",
+            "TC402",
             "--stdin-filename",
             "x.json",
             "-",
+            "invalid_bfcl.json",
         ],
         Some(&text),
     );
     assert_eq!(code, 1);
-    assert!(stdout.contains("TC402 [*] non-object-root"), "{stdout}");
-    assert_eq!(stderr, "");
+    assert_eq!(stderr, "fixed 1 finding\n");
+    // Standard input keeps both findings, the file only the one without a fix; after the fix,
+    // the second pass lints standard input as first read, not as an empty text.
+    assert_eq!(
+        stdout,
+        "x.json:6:15: TC402 [*] non-object-root the input schema's root `type` is `dict`, not `object`\n\
+         x.json:14:28: TC402 non-object-root the input schema's root `type` is a number, not `object`\n\
+         invalid_bfcl.json:14:28: TC402 non-object-root the input schema's root `type` is a number, not `object`\n"
+    );
 }
 
 /// Every fixable finding of the shared corpora, fixed on copies: each file stays valid JSON or

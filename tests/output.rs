@@ -145,7 +145,7 @@ fn too_many_warnings_says_why() {
     ];
     let (code, _, stderr) = toolcheck(&[&args[..], &["--max-warnings", "1"]].concat());
     assert_eq!(code, 1);
-    assert_eq!(stderr, "failed: 2 warnings, more than --max-warnings 1\n");
+    assert_eq!(stderr, "2 warnings, more than --max-warnings 1\n");
     let (code, _, stderr) = toolcheck(&[&args[..], &["--max-warnings", "2"]].concat());
     assert_eq!(code, 0);
     assert_eq!(stderr, "");

@@ -2,13 +2,19 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
+use serde_json::Value;
 use toolcheck::catalog::Registry;
 use toolcheck::catalog::docs::{self, Part};
-use toolcheck::config::Config;
+use toolcheck::config::{Config, DiscoveryMode};
 use toolcheck::lint::{Linter, Overrides};
 use toolcheck::read::source::SourceFile;
+
+/// The fenced blocks of `lang` in the README section that starts with `heading`.
+fn section_blocks(heading: &str, lang: &str) -> Vec<String> {
+    blocks(&section(heading), lang)
+}
 
 /// The README section that starts with `heading`, up to the next `## ` heading.
 fn section(heading: &str) -> String {
@@ -202,4 +208,167 @@ fn console_blocks_print_what_the_readme_shows() {
             assert_eq!(stdout, expected, "`{command}` prints something else");
         }
     }
+}
+
+// ---- Which files are linted --------------------------------------------------------------
+
+/// `path` with `.` and `..` resolved in the text.
+fn normal(path: &Path) -> PathBuf {
+    let mut normal = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                normal.pop();
+            }
+            Component::CurDir => {}
+            other => normal.push(other),
+        }
+    }
+    normal
+}
+
+/// Runs a README command line (`[cd DIR && ]toolcheck lint ...`) in a shell in `root`, with
+/// JSON output; returns the files it linted, named from `root`, and whether TC209 of
+/// `servers/cf.json` was suppressed each time it was linted.
+fn linted_from_root(root: &Path, line: &str) -> (Vec<String>, bool) {
+    let (cd, command) = match line.split_once(" && ") {
+        Some((cd, command)) => (cd.strip_prefix("cd ").unwrap(), command),
+        None => (".", line),
+    };
+    let command = command.replacen(
+        "toolcheck lint",
+        &format!("'{}' lint --format json", env!("CARGO_BIN_EXE_toolcheck")),
+        1,
+    );
+    let output = std::process::Command::new("sh")
+        .args(["-c", &format!("cd {cd} && {command}")])
+        .current_dir(root)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let document: Value = serde_json::from_str(&stdout).unwrap_or_else(|error| {
+        panic!(
+            "{line}: {error}: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let mut files = Vec::new();
+    let mut cf_suppressed = true;
+    for (key, suppressed) in [("diagnostics", false), ("suppressed", true)] {
+        for finding in document[key].as_array().into_iter().flatten() {
+            let name = Path::new(finding["file"].as_str().unwrap());
+            let from_root = match name.strip_prefix(root) {
+                Ok(below) => below.to_path_buf(),
+                Err(_) => normal(&Path::new(cd).join(name)),
+            };
+            let from_root = from_root.display().to_string();
+            if from_root == "servers/cf.json" && finding["code"] == "TC209" {
+                cf_suppressed &= suppressed;
+            }
+            files.push(from_root);
+        }
+    }
+    files.sort();
+    files.dedup();
+    (files, cf_suppressed)
+}
+
+#[test]
+fn the_path_examples_lint_what_their_comments_say() {
+    let config = &yaml_blocks("## Which files are linted")[0];
+    let root = common::scratch("readme-paths");
+    std::fs::write(root.join("toolcheck.yaml"), config).unwrap();
+    for file in [
+        "tools/search/web.yaml",
+        "tools/misc/calc.yaml",
+        "tools/legacy/old.yaml",
+    ] {
+        let path = root.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            path,
+            "name: web\ndescription: Always search. Not for code.\ninput_schema: {type: object}\n",
+        )
+        .unwrap();
+    }
+    std::fs::create_dir_all(root.join("servers")).unwrap();
+    for file in ["servers/cf.json", "servers/other.json"] {
+        std::fs::write(
+            root.join(file),
+            r#"{"name": "cf", "description": "Always deploy. Not for code.", "inputSchema": {"type": "object"}}"#,
+        )
+        .unwrap();
+    }
+    let lines: Vec<String> = section_blocks("## Which files are linted", "sh")
+        .iter()
+        .flat_map(|block| block.lines().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    assert_eq!(lines.len(), 9);
+    for line in lines {
+        let (command, comment) = line.split_once('#').unwrap();
+        let expected: Vec<String> = comment.split_whitespace().map(str::to_string).collect();
+        let (files, cf_suppressed) = linted_from_root(&root, command.trim());
+        assert_eq!(files, expected, "{line}");
+        assert!(cf_suppressed, "{line}: per-file-ignores of servers/cf.json");
+    }
+}
+
+#[test]
+fn the_capture_directory_hint_is_what_toolcheck_prints() {
+    let heading = "### Directories of tool files with other names";
+    let text = &section_blocks(heading, "text")[0];
+    let (command, expected) = text.split_once('\n').unwrap();
+    assert_eq!(command, "$ toolcheck lint mcp");
+    let root = common::scratch("readme-captures");
+    std::fs::create_dir_all(root.join("mcp")).unwrap();
+    for server in ["filesystem", "github", "slack"] {
+        std::fs::write(
+            root.join(format!("mcp/{server}.json")),
+            format!(r#"{{"tools": [{{"name": "{server}_search", "inputSchema": {{"type": "object"}}}}]}}"#),
+        )
+        .unwrap();
+    }
+    let (code, stdout, stderr) = common::run(&root, &["lint", "mcp"], None);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(stderr, expected);
+
+    let config = Config::parse(
+        SourceFile::new("toolcheck.yaml", yaml_blocks(heading)[0].clone()),
+        ".".into(),
+    )
+    .unwrap();
+    assert_eq!(config.discovery, DiscoveryMode::Content);
+    std::fs::write(root.join("toolcheck.yaml"), &yaml_blocks(heading)[0]).unwrap();
+    let (code, stdout, stderr) = common::run(&root, &["lint", "--format", "json", "mcp"], None);
+    assert!(code == 0 || code == 1, "{stderr}");
+    let document: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(document["summary"]["files"], 3);
+}
+
+#[test]
+fn the_config_errors_example_is_what_toolcheck_prints() {
+    let config = &yaml_blocks("## Configuration")[1];
+    let expected = &section_blocks("## Configuration", "text")[0];
+    let root = common::scratch("readme-config-errors");
+    std::fs::write(root.join("toolcheck.yaml"), config).unwrap();
+    let (code, stdout, stderr) = common::run(&root, &["lint"], None);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(&stderr, expected);
+}
+
+#[test]
+fn init_example_beside_a_config_does_what_the_readme_says() {
+    let block = section_blocks("## Configuration", "sh")
+        .into_iter()
+        .find(|block| block.starts_with("# in a project that has its toolcheck.yaml"))
+        .expect("the init snippet for a project with a config");
+    let line = block.lines().nth(1).unwrap();
+    let (command, comment) = line.split_once('#').unwrap();
+    let root = common::scratch("readme-init-beside");
+    std::fs::write(root.join("toolcheck.yaml"), "tokenizer: o200k_base\n").unwrap();
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let (code, stdout, stderr) = common::run(&root, &args, None);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.trim_end().replace('\n', ", "), comment.trim());
 }

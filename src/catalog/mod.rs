@@ -99,6 +99,14 @@ pub struct RuleMeta {
     pub fixable: bool,
 }
 
+impl RuleMeta {
+    /// Whether `selector` names exactly this rule: its code in any case (`tc209` is `TC209`),
+    /// or its name.
+    pub fn is_named(&self, selector: &str) -> bool {
+        selector.eq_ignore_ascii_case(&self.code) || selector == self.name
+    }
+}
+
 enum Check {
     Native(NativeBuilder),
     Declarative(DeclarativeRule),
@@ -200,11 +208,11 @@ impl Registry {
         Ok(())
     }
 
-    /// The rule with this code or name.
+    /// The rule with this code (in any case) or name.
     pub fn find(&self, code_or_name: &str) -> Option<&Registered> {
         self.rules
             .iter()
-            .find(|rule| rule.meta.code == code_or_name || rule.meta.name == code_or_name)
+            .find(|rule| rule.meta.is_named(code_or_name))
     }
 
     /// The metadata of the rule whose native check is `T`.

@@ -2,8 +2,10 @@
 //! every mistake points at its key, and the raw settings the engine resolves against the
 //! rule registry.
 
+pub mod globs;
 pub mod options;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -20,6 +22,7 @@ pub const DEFAULT_INCLUDE: [&str; 2] = ["**/*.tool.{yaml,yml,json}", "**/*.tools
 pub const TOP_KEYS: &[&str] = &[
     "include",
     "exclude",
+    "discovery",
     "tokenizer",
     "max-file-size",
     "rules",
@@ -70,6 +73,27 @@ impl Level {
     }
 }
 
+/// How the files of a walked directory are chosen (`discovery:`, `--discovery`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DiscoveryMode {
+    /// The files whose path matches `include`.
+    #[default]
+    Include,
+    /// Those, and the JSON and YAML files whose content is a tool definition, whatever their
+    /// names (a directory of MCP `tools/list` captures).
+    Content,
+}
+
+impl DiscoveryMode {
+    pub fn parse(text: &str) -> Option<DiscoveryMode> {
+        match text {
+            "include" => Some(DiscoveryMode::Include),
+            "content" => Some(DiscoveryMode::Content),
+            _ => None,
+        }
+    }
+}
+
 /// The configuration as written, before it is resolved against the rules.
 #[derive(Debug, Default)]
 pub struct Config {
@@ -77,8 +101,10 @@ pub struct Config {
     pub file: Option<Arc<SourceFile>>,
     /// The directory relative paths in the config are resolved from.
     pub root: PathBuf,
+    /// Globs relative to `root`, as are `exclude` and `per_file_ignores`.
     pub include: Vec<String>,
     pub exclude: Vec<String>,
+    pub discovery: DiscoveryMode,
     pub tokenizer: Encoding,
     pub select: Option<Vec<Spanned>>,
     pub ignore: Vec<Spanned>,
@@ -116,16 +142,35 @@ impl Config {
         })
     }
 
+    /// The config file at `path`; every error in it is reported at once.
     pub fn load(path: &Path) -> Result<Config> {
+        let (config, errors) = Config::load_all(path)?;
+        Error::collect(errors)?;
+        Ok(config)
+    }
+
+    /// The config file at `path` read as far as it goes: the valid settings (a setting with an
+    /// error keeps its default) and every error. `Err` only when the file cannot be read or is
+    /// not YAML.
+    pub fn load_all(path: &Path) -> Result<(Config, Vec<Error>)> {
         let text = crate::read::read_text(path, "config file")?;
+        // `toolcheck.yaml` has the parent ``: paths joined to it stay as short as typed.
         let root = path
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."));
-        Config::parse(SourceFile::new(path.display().to_string(), text), root)
+        Config::parse_all(SourceFile::new(path.display().to_string(), text), root)
     }
 
+    /// Parses a config file's text; every error in it is reported at once.
     pub fn parse(file: Arc<SourceFile>, root: PathBuf) -> Result<Config> {
+        let (config, errors) = Config::parse_all(file, root)?;
+        Error::collect(errors)?;
+        Ok(config)
+    }
+
+    /// Parses as far as it goes; see [`Config::load_all`].
+    pub fn parse_all(file: Arc<SourceFile>, root: PathBuf) -> Result<(Config, Vec<Error>)> {
         let node = parse::yaml::parse(&file.text).map_err(|error| {
             Error::at(
                 &file,
@@ -134,59 +179,18 @@ impl Config {
             )
         })?;
         let mut config = Config::defaults(root);
-        let reader = Reader { file: &file };
+        let reader = Reader {
+            file: &file,
+            errors: RefCell::new(Vec::new()),
+        };
         if !matches!(node.kind, parse::NodeKind::Null) {
-            for entry in reader.object(&node)? {
-                match entry.key.as_str() {
-                    "include" => {
-                        config.include = reader
-                            .strings(&entry.value)?
-                            .into_iter()
-                            .map(|s| s.value)
-                            .collect()
-                    }
-                    "exclude" => {
-                        config.exclude = reader
-                            .strings(&entry.value)?
-                            .into_iter()
-                            .map(|s| s.value)
-                            .collect()
-                    }
-                    "tokenizer" => {
-                        let name = reader.string(&entry.value)?;
-                        config.tokenizer = name.value.parse().map_err(|message: String| {
-                            Error::at(&file, entry.value.span.clone(), message)
-                        })?;
-                    }
-                    "max-file-size" => {
-                        config.max_file_size = match entry.value.as_f64() {
-                            Some(bytes) if bytes >= 1.0 && bytes.fract() == 0.0 => bytes as u64,
-                            _ => {
-                                return Err(reader.error(
-                                    &entry.value,
-                                    "a number of bytes (a positive integer)",
-                                ));
-                            }
-                        }
-                    }
-                    "rules" => reader.rules(&entry.value, &mut config)?,
-                    "baseline" => {
-                        if !matches!(entry.value.kind, parse::NodeKind::Null) {
-                            let path = reader.string(&entry.value)?;
-                            config.baseline = Some(config.root.join(path.value));
-                        }
-                    }
-                    "rulesets" => {
-                        for dir in reader.strings(&entry.value)? {
-                            config.rulesets.push(config.root.join(dir.value));
-                        }
-                    }
-                    _ => return Err(reader.unknown_key(entry, TOP_KEYS)),
-                }
+            for entry in reader.object(&node) {
+                reader.top_level(entry, &mut config);
             }
         }
+        let errors = reader.errors.into_inner();
         config.file = Some(file);
-        Ok(config)
+        Ok((config, errors))
     }
 
     /// An error pointing at `span` in the config file (or a plain one for CLI values).
@@ -198,92 +202,192 @@ impl Config {
     }
 }
 
-/// Reads config nodes, turning every type mismatch into an error at the node.
+/// Reads config nodes. A node of the wrong type is recorded as an error at the node and read
+/// as absent, so that one run reports every mistake of the file.
 struct Reader<'a> {
     file: &'a Arc<SourceFile>,
+    errors: RefCell<Vec<Error>>,
 }
 
 impl Reader<'_> {
-    fn error(&self, node: &Node, expected: &str) -> Error {
-        Error::at(
+    fn push(&self, error: Error) {
+        self.errors.borrow_mut().push(error);
+    }
+
+    fn expected(&self, node: &Node, expected: &str) {
+        self.push(Error::at(
             self.file,
             node.span.clone(),
             format!("expected {expected}, found {}", node.type_name()),
-        )
+        ));
     }
 
-    fn object<'n>(&self, node: &'n Node) -> Result<&'n [Entry]> {
-        node.as_object()
-            .ok_or_else(|| self.error(node, "a mapping"))
+    fn top_level(&self, entry: &Entry, config: &mut Config) {
+        match entry.key.as_str() {
+            "include" => config.include = self.globs(&entry.value),
+            "exclude" => config.exclude = self.globs(&entry.value),
+            "discovery" => {
+                if let Some(mode) = self.string(&entry.value) {
+                    match DiscoveryMode::parse(&mode.value) {
+                        Some(parsed) => config.discovery = parsed,
+                        None => self.push(
+                            Error::at(
+                                self.file,
+                                entry.value.span.clone(),
+                                format!("unknown discovery `{}`", mode.value),
+                            )
+                            .with_help("use include or content"),
+                        ),
+                    }
+                }
+            }
+            "tokenizer" => {
+                if let Some(name) = self.string(&entry.value) {
+                    match name.value.parse() {
+                        Ok(encoding) => config.tokenizer = encoding,
+                        Err(message) => {
+                            self.push(Error::at(self.file, entry.value.span.clone(), message))
+                        }
+                    }
+                }
+            }
+            "max-file-size" => match entry.value.as_f64() {
+                Some(bytes) if bytes >= 1.0 && bytes.fract() == 0.0 => {
+                    config.max_file_size = bytes as u64
+                }
+                _ => self.expected(&entry.value, "a number of bytes (a positive integer)"),
+            },
+            "rules" => self.rules(&entry.value, config),
+            "baseline" => {
+                let path = match entry.value.kind {
+                    parse::NodeKind::Null => None,
+                    _ => self.string(&entry.value),
+                };
+                if let Some(path) = path {
+                    config.baseline = Some(config.root.join(path.value));
+                }
+            }
+            "rulesets" => {
+                for dir in self.strings(&entry.value) {
+                    config.rulesets.push(config.root.join(dir.value));
+                }
+            }
+            _ => self.unknown_key(entry, TOP_KEYS),
+        }
     }
 
-    fn string(&self, node: &Node) -> Result<Spanned> {
+    /// The entries of a mapping; none when the node is not one.
+    fn object<'n>(&self, node: &'n Node) -> &'n [Entry] {
+        node.as_object().unwrap_or_else(|| {
+            self.expected(node, "a mapping");
+            &[]
+        })
+    }
+
+    fn string(&self, node: &Node) -> Option<Spanned> {
         match node.as_str() {
-            Some(value) => Ok(Spanned {
+            Some(value) => Some(Spanned {
                 value: value.to_string(),
                 span: Some(node.span.clone()),
             }),
-            None => Err(self.error(node, "a string")),
+            None => {
+                self.expected(node, "a string");
+                None
+            }
         }
     }
 
-    /// A list of strings; a single string is accepted as a list of one.
-    fn strings(&self, node: &Node) -> Result<Vec<Spanned>> {
-        match node.as_array() {
-            Some(items) => items.iter().map(|item| self.string(item)).collect(),
-            None => self
-                .string(node)
-                .map(|single| vec![single])
-                .map_err(|_| self.error(node, "a list of strings")),
+    /// A list of strings (each item that is not one is an error); a single string is accepted
+    /// as a list of one.
+    fn strings(&self, node: &Node) -> Vec<Spanned> {
+        match (node.as_array(), node.as_str()) {
+            (Some(items), _) => items.iter().filter_map(|item| self.string(item)).collect(),
+            (None, Some(_)) => self.string(node).into_iter().collect(),
+            (None, None) => {
+                self.expected(node, "a list of strings");
+                Vec::new()
+            }
         }
     }
 
-    fn unknown_key(&self, entry: &Entry, known: &[&str]) -> Error {
+    /// A list of globs; one that does not compile is an error at its item.
+    fn globs(&self, node: &Node) -> Vec<String> {
+        self.strings(node)
+            .into_iter()
+            .filter(|glob| self.check_glob(glob, &glob.value))
+            .map(|glob| glob.value)
+            .collect()
+    }
+
+    /// Whether `glob` (the glob part of `written`) compiles; records the error when not.
+    fn check_glob(&self, written: &Spanned, glob: &str) -> bool {
+        match globset::Glob::new(glob) {
+            Ok(_) => true,
+            Err(error) => {
+                let span = written.span.clone().unwrap_or_default();
+                let message = format!("invalid glob `{glob}`: {}", error.kind());
+                self.push(Error::at(self.file, span, message));
+                false
+            }
+        }
+    }
+
+    fn unknown_key(&self, entry: &Entry, known: &[&str]) {
         let error = Error::at(
             self.file,
             entry.key_span.clone(),
             format!("unknown config key `{}`", entry.key),
         );
-        match did_you_mean(&entry.key, known.iter().copied()) {
+        self.push(match did_you_mean(&entry.key, known.iter().copied()) {
             Some(close) => error.with_help(format!("did you mean `{close}`?")),
             None => error.with_help(format!("known keys here: {}", known.join(", "))),
-        }
+        });
     }
 
-    fn rules(&self, node: &Node, config: &mut Config) -> Result<()> {
-        for entry in self.object(node)? {
+    fn rules(&self, node: &Node, config: &mut Config) {
+        for entry in self.object(node) {
             match entry.key.as_str() {
-                "select" => config.select = Some(self.strings(&entry.value)?),
-                "ignore" => config.ignore = self.strings(&entry.value)?,
+                "select" => config.select = Some(self.strings(&entry.value)),
+                "ignore" => config.ignore = self.strings(&entry.value),
                 "severity" => {
-                    for rule in self.object(&entry.value)? {
-                        let level = self.string(&rule.value)?;
-                        let level = Level::parse(&level.value).ok_or_else(|| {
-                            Error::at(
-                                self.file,
-                                rule.value.span.clone(),
-                                format!("unknown severity `{}`", level.value),
-                            )
-                            .with_help("use one of: error, warning, info, off")
-                        })?;
-                        config.severity.push((spanned_key(rule), level));
+                    for rule in self.object(&entry.value) {
+                        let Some(level) = self.string(&rule.value) else {
+                            continue;
+                        };
+                        match Level::parse(&level.value) {
+                            Some(parsed) => config.severity.push((spanned_key(rule), parsed)),
+                            None => self.push(
+                                Error::at(
+                                    self.file,
+                                    rule.value.span.clone(),
+                                    format!("unknown severity `{}`", level.value),
+                                )
+                                .with_help("use one of: error, warning, info, off"),
+                            ),
+                        }
                     }
                 }
                 "options" => {
-                    for rule in self.object(&entry.value)? {
+                    for rule in self.object(&entry.value) {
                         config.options.push((spanned_key(rule), rule.value.clone()));
                     }
                 }
                 "per-file-ignores" => {
-                    for pattern in self.object(&entry.value)? {
-                        let rules = self.strings(&pattern.value)?;
-                        config.per_file_ignores.push((spanned_key(pattern), rules));
+                    for pattern in self.object(&entry.value) {
+                        let key = spanned_key(pattern);
+                        let glob = key
+                            .value
+                            .split_once('#')
+                            .map_or(&*key.value, |(glob, _)| glob);
+                        if self.check_glob(&key, glob) {
+                            let rules = self.strings(&pattern.value);
+                            config.per_file_ignores.push((key, rules));
+                        }
                     }
                 }
-                _ => return Err(self.unknown_key(entry, RULES_KEYS)),
+                _ => self.unknown_key(entry, RULES_KEYS),
             }
         }
-        Ok(())
     }
 }
 

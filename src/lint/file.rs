@@ -23,18 +23,12 @@ pub(crate) struct Parsed {
     pub file: Arc<SourceFile>,
     json: bool,
     pub root: Option<Node>,
-    unreadable: Vec<Diagnostic>,
-    internal_error: Option<String>,
+    /// The `invalid-manifest` finding of a file that has no tree.
+    pub unreadable: Vec<Diagnostic>,
+    pub internal_error: Option<String>,
 }
 
 impl Parsed {
-    /// Why the file has no tree: its first unreadable finding, or the internal error.
-    pub fn problem(&self) -> Option<String> {
-        self.internal_error
-            .clone()
-            .or_else(|| self.unreadable.first().map(|d| d.message.clone()))
-    }
-
     /// Decodes and parses one input.
     pub fn read(input: Input, invalid_manifest: &ActiveRule) -> Parsed {
         let name = input.name.clone();

@@ -124,31 +124,59 @@ impl Linter {
     }
 }
 
+/// Why a file has no tool set for [`with_tool_set`].
+#[derive(Debug)]
+pub struct NoToolSet {
+    /// The `invalid-manifest` findings `lint` reports for the file (at error severity).
+    pub findings: Vec<Diagnostic>,
+    /// A bug in toolcheck stopped the reading (a panic's message).
+    pub internal_error: Option<String>,
+}
+
+impl NoToolSet {
+    /// One line: the first finding's message, or the internal error.
+    pub fn message(&self) -> String {
+        self.internal_error
+            .clone()
+            .or_else(|| self.findings.first().map(|d| d.message.clone()))
+            .unwrap_or_default()
+    }
+}
+
 /// One input through read → parse → normalize exactly as `lint` reads it, for a command that
 /// needs the tool set but no rules (`toolcheck tokens`). `with_set` gets the tool set; the
-/// error is why the file has none. Problems of shape (`invalid-manifest` findings in `lint`)
-/// stop it only when no tool could be read.
+/// error holds the `invalid-manifest` findings `lint` gives the file. Problems of shape stop
+/// it only when no tool could be read.
 pub fn with_tool_set<R>(
     input: Input,
     registry: &Registry,
     encoding: Encoding,
     with_set: impl FnOnce(&ToolSet<'_>) -> R,
-) -> std::result::Result<R, String> {
+) -> std::result::Result<R, NoToolSet> {
     let invalid_manifest = select::active(registry.native::<InvalidManifest>(), Severity::Error);
     let parsed = file::Parsed::read(input, &invalid_manifest);
-    match (&parsed.root, parsed.problem()) {
-        (Some(root), None) => {
-            let mut ctx = rule::Ctx::new(&parsed.file, encoding, &invalid_manifest);
-            let set = crate::normalize::normalize(root, &mut ctx);
-            // Nothing readable at all (an empty document, no tool shape) is an error here as
-            // in `lint`; a few bad fields among readable tools are not.
-            match ctx.take_findings().first() {
-                Some(problem) if set.tools.is_empty() => Err(problem.message.clone()),
-                _ => Ok(with_set(&set)),
-            }
+    let root = match (&parsed.root, &parsed.internal_error) {
+        (Some(root), None) => root,
+        _ => {
+            return Err(NoToolSet {
+                findings: parsed.unreadable.clone(),
+                internal_error: parsed.internal_error.clone(),
+            });
         }
-        (_, problem) => Err(problem.unwrap_or_default()),
+    };
+    let mut ctx = rule::Ctx::new(&parsed.file, encoding, &invalid_manifest);
+    let set = crate::normalize::normalize(root, &mut ctx);
+    // Nothing readable at all (an empty document, no tool shape) is an error here as in
+    // `lint`; a few bad fields among readable tools are not.
+    let mut findings = ctx.take_findings();
+    if set.tools.is_empty() && !findings.is_empty() {
+        findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        return Err(NoToolSet {
+            findings,
+            internal_error: None,
+        });
     }
+    Ok(with_set(&set))
 }
 
 /// The message of a panic caught while linting a file.

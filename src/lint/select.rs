@@ -71,12 +71,17 @@ impl Selection {
                     .map(|(rule, level)| (Spanned::cli(rule), *level)),
             )
             .collect();
+        // Every unknown selector and bad option is reported at once, with the config's errors;
+        // the config's `select` too when `--select` replaces it.
+        let mut errors = Vec::new();
+        let overridden = overrides.select.as_ref().and(config.select.as_ref());
         for selector in select
             .iter()
+            .chain(overridden.into_iter().flatten())
             .chain(&ignore)
             .chain(severities.iter().map(|(s, _)| s))
         {
-            check_selector(registry, config, selector)?;
+            errors.extend(check_selector(registry, config, selector).err());
         }
         let invalid_manifest = registry.native::<InvalidManifest>();
         for selector in ignore.iter().chain(
@@ -85,23 +90,25 @@ impl Selection {
                 .filter(|(_, level)| *level == Level::Off)
                 .map(|(s, _)| s),
         ) {
-            if names(&selector.value, invalid_manifest) {
-                return Err(config
-                    .error_at(
-                        &selector.span,
-                        format!(
-                            "`{}` ({}) cannot be disabled",
-                            invalid_manifest.name, invalid_manifest.code
+            if invalid_manifest.is_named(&selector.value) {
+                errors.push(
+                    config
+                        .error_at(
+                            &selector.span,
+                            format!(
+                                "`{}` ({}) cannot be disabled",
+                                invalid_manifest.name, invalid_manifest.code
+                            ),
+                        )
+                        .with_help(
+                            "a file toolcheck cannot read cannot be checked by any other rule",
                         ),
-                    )
-                    .with_help(
-                        "a file toolcheck cannot read cannot be checked by any other rule",
-                    ));
+                );
             }
         }
         for (rule, _) in &config.options {
             if registry.find(&rule.value).is_none() {
-                return Err(unknown_rule(registry, config, rule));
+                errors.push(unknown_rule(registry, config, rule));
             }
         }
 
@@ -113,15 +120,24 @@ impl Selection {
                 .options
                 .iter()
                 .rev()
-                .find(|(rule, _)| rule.value == meta.name || rule.value == meta.code)
+                .find(|(rule, _)| meta.is_named(&rule.value))
                 .map(|(_, node)| node);
             // Build even when disabled, so bad options are reported either way.
-            let rule = registered.build(options, config.file.as_ref())?;
+            let rule = match registered.build(options, config.file.as_ref()) {
+                Ok(rule) => rule,
+                Err(error) => {
+                    errors.push(error);
+                    continue;
+                }
+            };
             let mut setting = RuleSetting {
                 code: meta.code.clone(),
                 name: meta.name.clone(),
                 severity: None,
-                options: registered.options(options, config.file.as_ref())?,
+                // The rule was built from these options, so they merge.
+                options: registered
+                    .options(options, config.file.as_ref())
+                    .unwrap_or_default(),
             };
             if meta.code == invalid_manifest.code {
                 setting.severity = Some(meta.default_severity);
@@ -157,6 +173,7 @@ impl Selection {
             settings.push(setting);
             rules.push((active(meta, severity), rule));
         }
+        Error::collect(errors)?;
         Ok(Selection {
             rules,
             invalid_manifest: active(invalid_manifest, invalid_manifest.default_severity),
@@ -173,25 +190,27 @@ pub(crate) fn active(meta: &RuleMeta, severity: Severity) -> ActiveRule {
     }
 }
 
-/// Whether `selector` names exactly this rule, by code or name.
-pub(crate) fn names(selector: &str, meta: &RuleMeta) -> bool {
-    selector == meta.code || selector == meta.name
-}
-
 /// How specifically `selector` names the rule: `ALL` < family < code prefix (longer is more
-/// specific) < exact code or name. `None` when it does not match.
+/// specific) < exact code or name. `None` when it does not match. Codes, code prefixes and
+/// `ALL` match in any case (`tc2`, `all`), as users type them.
 pub(crate) fn specificity(selector: &str, meta: &RuleMeta) -> Option<usize> {
-    if selector == "ALL" {
+    if selector.eq_ignore_ascii_case("ALL") {
         Some(0)
-    } else if names(selector, meta) {
+    } else if meta.is_named(selector) {
         Some(usize::MAX)
     } else if selector == meta.family.as_str() {
         Some(1)
-    } else if selector.len() >= 2 && meta.code.starts_with(selector) {
+    } else if selector.len() >= 2 && is_code_prefix(selector, &meta.code) {
         Some(selector.len())
     } else {
         None
     }
+}
+
+fn is_code_prefix(selector: &str, code: &str) -> bool {
+    code.as_bytes()
+        .get(..selector.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(selector.as_bytes()))
 }
 
 fn most_specific(meta: &RuleMeta, selectors: &[Spanned]) -> Option<usize> {

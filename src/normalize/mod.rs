@@ -242,6 +242,51 @@ pub fn normalize<'a>(root: &'a Node, ctx: &mut Ctx<'_>) -> ToolSet<'a> {
     set
 }
 
+/// Whether a document is a file of tool definitions, for content discovery (which lints
+/// JSON and YAML files by what they hold, not by name). The shapes are those [`normalize`]
+/// reads, on stronger evidence: a tool has a `name` and a schema or a key only tools have, or
+/// is an OpenAI `{"type": "function", "function": {...}}`, so a `package.json` (`name`,
+/// `description`) is not taken for a tool. A set needs one such tool among the items given
+/// (a prefix of a large file holds only its first ones).
+pub fn looks_like_tools(root: &Node) -> bool {
+    let root = match root.get("result") {
+        Some(result) if root.get("jsonrpc").is_some() => result,
+        _ => root,
+    };
+    let any_tool = |items: &Node| {
+        items.as_array().is_some_and(|items| {
+            items.iter().any(|item| {
+                looks_like_tool(item)
+                    || item
+                        .get("functionDeclarations")
+                        .is_some_and(|declarations| declarations.as_array().is_some())
+            })
+        })
+    };
+    match &root.kind {
+        NodeKind::Array(_) => any_tool(root),
+        NodeKind::Object(_) => match (root.get("tools"), root.get("functionDeclarations")) {
+            (Some(tools), _) => any_tool(tools),
+            (None, Some(declarations)) => declarations
+                .as_array()
+                .is_some_and(|items| items.iter().any(|item| item.get("name").is_some())),
+            (None, None) => looks_like_tool(root),
+        },
+        _ => false,
+    }
+}
+
+fn looks_like_tool(node: &Node) -> bool {
+    if let Some(function) = node.get("function") {
+        return function.get("name").and_then(Node::as_str).is_some();
+    }
+    node.get("name").and_then(Node::as_str).is_some()
+        && SCHEMA_KEYS
+            .iter()
+            .chain(&["snippet", "guidelines", "promptSnippet", "promptGuidelines"])
+            .any(|key| node.get(key).is_some())
+}
+
 /// Normalizes with no file around it: the tool set and the `invalid-manifest` findings.
 #[cfg(test)]
 pub(crate) fn normalize_alone(

@@ -1,13 +1,21 @@
 //! Which files a run lints: explicit files always, directories walked with `include` /
 //! `exclude` and `.gitignore` (symbolic links followed), `-` for standard input. Each file is
 //! linted once, however many names reach it, and the order is sorted by path (standard input
-//! first), whatever the order of the command line.
+//! first), whatever the order of the command line. Globs match a file by its path relative to
+//! their own directory ([`crate::config::globs`]): the config file's for its globs, the
+//! working directory for the command line's.
+//!
+//! With `discovery: content`, a walked directory's `.json`, `.yaml` and `.yml` files whose
+//! content is a tool definition are linted too. Without it, a walked directory where
+//! `include` matches nothing but such files exist is reported with the commands that would
+//! lint them ([`Unmatched`]), never silently skipped.
 
 use std::path::{Path, PathBuf};
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
-
+use crate::config::globs::{Globs, Name, slashed};
+use crate::config::{Config, DiscoveryMode};
 use crate::error::{Error, Result};
+use crate::read::sniff;
 
 /// A path to lint, or standard input.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -16,23 +24,74 @@ pub enum Target {
     Stdin,
 }
 
+/// What the command line says about discovery; it applies over the config. Its globs are
+/// relative to the working directory.
+#[derive(Debug, Default, Clone)]
+pub struct DiscoveryOverrides {
+    /// Replaces `include`.
+    pub include: Option<Vec<String>>,
+    /// Replaces `exclude`.
+    pub exclude: Option<Vec<String>>,
+    /// Excluded as well as `exclude`.
+    pub extend_exclude: Vec<String>,
+    pub mode: Option<DiscoveryMode>,
+}
+
 pub struct Discovery {
-    include: GlobSet,
-    exclude: GlobSet,
-    include_patterns: Vec<String>,
+    include: Globs,
+    /// The config's or the command line's `exclude`, and `--extend-exclude`.
+    exclude: Vec<Globs>,
+    mode: DiscoveryMode,
+    /// The command that runs it (`toolcheck lint`), for the commands a hint suggests.
+    command: String,
+}
+
+/// The files to lint, and the walked directories whose tool files `include` missed.
+#[derive(Debug)]
+pub struct Found {
+    pub targets: Vec<Target>,
+    pub unmatched: Vec<Unmatched>,
+}
+
+/// A walked directory where `include` matched nothing, though some of its files hold tool
+/// definitions.
+#[derive(Debug)]
+pub struct Unmatched {
+    dir: PathBuf,
+    /// The files that hold tools, in path order.
+    manifests: Vec<PathBuf>,
+    /// Whether every `.json`/`.yaml`/`.yml` file of the directory with one of the manifests'
+    /// extensions holds tools: then an `--include` by extension lints exactly these.
+    only_manifests: bool,
+    command: String,
 }
 
 impl Discovery {
-    pub fn new(include: &[String], exclude: &[String]) -> Result<Discovery> {
+    /// The discovery of `config` with the command line's `overrides`, for `command`.
+    pub fn new(config: &Config, overrides: &DiscoveryOverrides, command: &str) -> Result<Self> {
+        // The command line's globs are relative to the working directory.
+        let cwd = Path::new(".");
+        let include = match &overrides.include {
+            Some(include) => Globs::new(cwd, include)?,
+            None => Globs::new(&config.root, &config.include)?,
+        };
+        let mut exclude = vec![match &overrides.exclude {
+            Some(exclude) => Globs::new(cwd, exclude)?,
+            None => Globs::new(&config.root, &config.exclude)?,
+        }];
+        if !overrides.extend_exclude.is_empty() {
+            exclude.push(Globs::new(cwd, &overrides.extend_exclude)?);
+        }
         Ok(Discovery {
-            include: glob_set(include)?,
-            exclude: glob_set(exclude)?,
-            include_patterns: include.to_vec(),
+            include,
+            exclude,
+            mode: overrides.mode.unwrap_or(config.discovery),
+            command: format!("toolcheck {command}"),
         })
     }
 
     /// The files to lint for `paths` (the current directory when empty).
-    pub fn discover(&self, paths: &[PathBuf]) -> Result<Vec<Target>> {
+    pub fn discover(&self, paths: &[PathBuf]) -> Result<Found> {
         let default = [PathBuf::from(".")];
         let paths = if paths.is_empty() {
             &default[..]
@@ -40,12 +99,37 @@ impl Discovery {
             paths
         };
         let mut found = Vec::new();
+        let mut unmatched = Vec::new();
         let mut stdin = false;
         for path in paths {
             if path.as_os_str() == "-" {
                 stdin = true;
             } else if path.is_dir() {
-                found.extend(self.walk(path)?);
+                let walked = self.walk(path)?;
+                let sniff = match self.mode {
+                    DiscoveryMode::Content => true,
+                    // Only to say what would lint them.
+                    DiscoveryMode::Include => walked.matched.is_empty(),
+                };
+                let manifests = if sniff {
+                    holding_tools(&walked.candidates)
+                } else {
+                    Vec::new()
+                };
+                found.extend(walked.matched);
+                match self.mode {
+                    DiscoveryMode::Content => found.extend(manifests),
+                    DiscoveryMode::Include if !manifests.is_empty() => {
+                        let only_manifests = same_extensions(&walked.candidates, &manifests);
+                        unmatched.push(Unmatched {
+                            dir: path.clone(),
+                            manifests,
+                            only_manifests,
+                            command: self.command.clone(),
+                        });
+                    }
+                    DiscoveryMode::Include => {}
+                }
             } else if path.exists() {
                 found.push(path.clone());
             } else if path.symlink_metadata().is_ok() {
@@ -72,24 +156,37 @@ impl Discovery {
             .chain(found.into_iter().map(Target::File))
             .collect();
         if targets.is_empty() {
-            return Err(Error::new(format!(
+            let error = Error::new(format!(
                 "no files to lint in {} (include: {})",
                 paths
                     .iter()
                     .map(|p| format!("`{}`", p.display()))
                     .collect::<Vec<_>>()
                     .join(", "),
-                self.include_patterns.join(", ")
-            ))
-            .with_help(
-                "name files explicitly, or set `include` in toolcheck.yaml to match your manifests",
+                self.include.written().join(", ")
             ));
+            return Err(if unmatched.is_empty() {
+                error.with_help(
+                    "name files explicitly, or set `include` in toolcheck.yaml to match your \
+                     manifests",
+                )
+            } else {
+                let hints: Vec<String> = unmatched.iter().map(Unmatched::hint).collect();
+                error.with_help(hints.join("\n"))
+            });
         }
-        Ok(targets)
+        Ok(Found { targets, unmatched })
     }
 
-    fn walk(&self, dir: &Path) -> Result<Vec<PathBuf>> {
-        let mut found = Vec::new();
+    fn walk(&self, dir: &Path) -> Result<Walked> {
+        let mut walked = Walked::default();
+        // Each glob set names the walked directory once; a file is named below it.
+        let include_dir = self.include.base().name(dir);
+        let exclude_dirs: Vec<Name> = self
+            .exclude
+            .iter()
+            .map(|globs| globs.base().name(dir))
+            .collect();
         let walker = ignore::WalkBuilder::new(dir)
             .hidden(false)
             .git_ignore(true)
@@ -113,15 +210,146 @@ impl Discovery {
                 continue;
             }
             let path = entry.path();
-            let relative = path.strip_prefix(dir).unwrap_or(path);
-            if self.include.is_match(relative)
-                && !self.exclude.is_match(relative)
-                && !self.exclude.is_match(path)
-            {
-                found.push(path.to_path_buf());
+            let relative = slashed(path.strip_prefix(dir).unwrap_or(path));
+            let excluded = self
+                .exclude
+                .iter()
+                .zip(&exclude_dirs)
+                .any(|(globs, dir)| globs.matches(&dir.join(&relative)));
+            if excluded {
+                continue;
+            }
+            if self.include.matches(&include_dir.join(&relative)) {
+                walked.matched.push(path.to_path_buf());
+            } else if sniff::manifest_extension(path).is_some() {
+                walked.candidates.push(path.to_path_buf());
             }
         }
-        Ok(found)
+        Ok(walked)
+    }
+}
+
+/// The files of one walked directory.
+#[derive(Default)]
+struct Walked {
+    /// Matched by `include`, not excluded.
+    matched: Vec<PathBuf>,
+    /// Not matched by `include`, not excluded, named `.json`, `.yaml` or `.yml`.
+    candidates: Vec<PathBuf>,
+}
+
+/// The `candidates` that hold tool definitions, in path order (read on all cores).
+fn holding_tools(candidates: &[PathBuf]) -> Vec<PathBuf> {
+    let holds =
+        crate::parallel::map_in_order(candidates.iter().collect(), |path| sniff::holds_tools(path));
+    let mut manifests: Vec<PathBuf> = candidates
+        .iter()
+        .zip(holds)
+        .filter(|(_, holds)| *holds)
+        .map(|(path, _)| path.clone())
+        .collect();
+    manifests.sort_by_cached_key(|path| display_name(path));
+    manifests
+}
+
+/// Whether every candidate with one of the manifests' extensions is a manifest.
+fn same_extensions(candidates: &[PathBuf], manifests: &[PathBuf]) -> bool {
+    let extensions: Vec<String> = extensions(manifests);
+    let with_those = candidates
+        .iter()
+        .filter(|path| extensions.contains(&extension(path)))
+        .count();
+    with_those == manifests.len()
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|extension| extension.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The distinct extensions of `paths`, sorted.
+fn extensions(paths: &[PathBuf]) -> Vec<String> {
+    let mut extensions: Vec<String> = paths.iter().map(|path| extension(path)).collect();
+    extensions.sort();
+    extensions.dedup();
+    extensions
+}
+
+impl Unmatched {
+    /// What to tell the user: how many files hold tools, one of them, and the commands that
+    /// would lint them.
+    pub fn hint(&self) -> String {
+        let dir = display_name(&self.dir);
+        let count = self.manifests.len();
+        let example = self
+            .manifests
+            .first()
+            .map(|path| display_name(path))
+            .unwrap_or_default();
+        let mut commands = Vec::new();
+        let command = &self.command;
+        // The command's path argument: none for the working directory.
+        let argument = if dir == "." {
+            String::new()
+        } else {
+            format!(" {}", shell_word(&dir))
+        };
+        if self.only_manifests {
+            let extensions = extensions(&self.manifests);
+            let all_at_top = self
+                .manifests
+                .iter()
+                .all(|path| path.parent() == Some(self.dir.as_path()));
+            if let ([extension], true) = (extensions.as_slice(), all_at_top) {
+                let files = match dir.as_str() {
+                    "." => format!("*.{extension}"),
+                    _ => format!("{}/*.{extension}", shell_word(&dir)),
+                };
+                commands.push(format!("{command} {files}"));
+            }
+            let pattern = match extensions.as_slice() {
+                [one] => format!("**/*.{one}"),
+                many => format!("**/*.{{{}}}", many.join(",")),
+            };
+            commands.push(format!("{command} --include '{pattern}'{argument}"));
+        }
+        commands.push(format!("{command} --discovery content{argument}"));
+        let verb = if command.ends_with("tokens") {
+            "count"
+        } else {
+            "lint"
+        };
+        let what = match count {
+            1 => format!(
+                "`{example}` holds tool definitions, but `include` does not match its name; \
+                 {verb} it with:"
+            ),
+            _ => format!(
+                "{count} files in `{dir}` hold tool definitions, but `include` does not match \
+                 their names (e.g. `{example}`); {verb} them with:"
+            ),
+        };
+        let commands: Vec<String> = commands
+            .iter()
+            .map(|command| format!("  {command}"))
+            .collect();
+        format!(
+            "{what}\n{}\nor set `discovery: content` in toolcheck.yaml",
+            commands.join("\n")
+        )
+    }
+}
+
+/// `word` as typed in a shell: quoted when it holds anything but plain path characters.
+fn shell_word(word: &str) -> String {
+    let plain = word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._/-+@%:,=".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -147,32 +375,27 @@ fn is_loop(error: &ignore::Error) -> bool {
     }
 }
 
-fn glob_set(patterns: &[String]) -> Result<GlobSet> {
-    let mut builder = GlobSetBuilder::new();
-    for pattern in patterns {
-        let glob = Glob::new(pattern)
-            .map_err(|error| Error::new(format!("invalid glob `{pattern}`: {error}")))?;
-        builder.add(glob);
-    }
-    builder
-        .build()
-        .map_err(|error| Error::new(format!("invalid globs: {error}")))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Discovery, Target};
+    use super::{Discovery, DiscoveryOverrides, Target};
+    use crate::config::Config;
     use std::path::PathBuf;
 
     #[test]
     fn each_file_once_sorted_by_path() {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/examples");
-        let discovery = Discovery::new(&["**/*.tool*.{yaml,json}".to_string()], &[]).unwrap();
+        let overrides = DiscoveryOverrides {
+            include: Some(vec!["**/*.tool*.{yaml,json}".to_string()]),
+            ..DiscoveryOverrides::default()
+        };
+        let config = Config::defaults(".".into());
+        let discovery = Discovery::new(&config, &overrides, "lint").unwrap();
         let named = root.join("search.tools.json");
         let again = root.join(".").join("search.tools.json");
         let targets = discovery
             .discover(&[named.clone(), root.clone(), again, root.clone()])
-            .unwrap();
+            .unwrap()
+            .targets;
         assert_eq!(
             targets,
             vec![

@@ -2,19 +2,19 @@
 //! text ([`source`]).
 
 pub mod discover;
+pub mod sniff;
 pub mod source;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-use crate::config::Config;
 use crate::error::{Error, Result};
-use discover::{Discovery, Target};
+use discover::Target;
 use source::SourceFile;
 
 /// One file to lint: its display name and bytes.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Input {
     pub name: String,
     pub bytes: Vec<u8>,
@@ -126,21 +126,16 @@ fn too_large(name: &str, what: &str, max: u64) -> Error {
 const INPUT: &str = "file";
 const STDIN: &str = "standard input";
 
-/// Discovers the files for `paths` under `config` and reads them (`-` is standard input,
-/// named `stdin_name`).
-pub fn read_inputs(
-    config: &Config,
-    paths: &[PathBuf],
-    stdin_name: Option<&str>,
-) -> Result<Vec<Input>> {
-    Discovery::new(&config.include, &config.exclude)?
-        .discover(paths)?
-        .into_iter()
-        .map(|target| read(target, stdin_name, config.max_file_size))
+/// Reads the files [`discover::Discovery`] found (standard input named `stdin_name`), each at
+/// most `max` bytes.
+pub fn read_targets(targets: &[Target], stdin_name: Option<&str>, max: u64) -> Result<Vec<Input>> {
+    targets
+        .iter()
+        .map(|target| read(target, stdin_name, max))
         .collect()
 }
 
-fn read(target: Target, stdin_name: Option<&str>, max: u64) -> Result<Input> {
+fn read(target: &Target, stdin_name: Option<&str>, max: u64) -> Result<Input> {
     match target {
         Target::Stdin => {
             let name = stdin_name.unwrap_or("-").to_string();
@@ -150,9 +145,9 @@ fn read(target: Target, stdin_name: Option<&str>, max: u64) -> Result<Input> {
             Ok(Input { name, bytes })
         }
         Target::File(path) => {
-            let bytes = read_file(&path, INPUT, max)?;
+            let bytes = read_file(path, INPUT, max)?;
             Ok(Input {
-                name: discover::display_name(&path),
+                name: discover::display_name(path),
                 bytes,
             })
         }

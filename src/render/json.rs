@@ -70,6 +70,12 @@ pub fn render(reports: &[FileReport], encoding: Encoding) -> String {
     out
 }
 
+/// One diagnostic as this document writes it (for other documents that list findings, so
+/// they are written the same way).
+pub(crate) fn diagnostic_value(diagnostic: &Diagnostic) -> serde_json::Value {
+    serde_json::to_value(to_json(diagnostic)).unwrap_or_default()
+}
+
 fn to_json(diagnostic: &Diagnostic) -> JsonDiagnostic<'_> {
     let span = &diagnostic.span;
     JsonDiagnostic {

@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::config::globs::absolute;
 use crate::error::{Error, Result};
 use crate::lint::diagnostic::{Diagnostic, Field};
 use crate::lint::rule::{ActiveRule, Ctx, Target};
@@ -200,22 +201,6 @@ impl Baseline {
 fn directory_of(path: &Path) -> PathBuf {
     let absolute = absolute(path);
     absolute.parent().map(Path::to_path_buf).unwrap_or_default()
-}
-
-/// `path` made absolute, with `.` and `..` resolved in the text (not through links).
-fn absolute(path: &Path) -> PathBuf {
-    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut normal = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::ParentDir => {
-                normal.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => normal.push(other),
-        }
-    }
-    normal
 }
 
 /// A file as fingerprints name it: relative to the baseline's directory when it is below it,

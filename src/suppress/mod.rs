@@ -6,9 +6,11 @@
 pub mod baseline;
 pub mod directives;
 
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::catalog::{Registry, RuleMeta};
+use crate::config::globs::{Base, Pattern};
 use crate::config::{Config, Spanned};
 use crate::error::Result;
 use crate::lint::diagnostic::Field;
@@ -25,7 +27,7 @@ use directives::Directive;
 /// A `rules.per-file-ignores` entry: a glob, optionally narrowed to a JSON Pointer subtree.
 struct PerFileIgnore {
     pattern: Spanned,
-    glob: globset::GlobMatcher,
+    glob: Pattern,
     pointer: Option<String>,
     rules: Vec<Spanned>,
 }
@@ -39,6 +41,8 @@ pub(crate) struct Pending {
 /// The suppressions of a run and what they need to know about its rules.
 pub(crate) struct Suppressor {
     per_file_ignores: Vec<PerFileIgnore>,
+    /// The config's directory: `per-file-ignores` globs match a file's path from it.
+    root: Base,
     config_file: Option<Arc<SourceFile>>,
     /// Every registered rule, for matching the rules that suppressions name.
     metas: Vec<RuleMeta>,
@@ -58,17 +62,16 @@ impl Suppressor {
         selection: &Selection,
         encoding: Encoding,
     ) -> Result<Self> {
+        let root = Base::new(&config.root);
         let mut per_file_ignores = Vec::new();
         for (pattern, rules) in &config.per_file_ignores {
             let (glob, pointer) = match pattern.value.split_once('#') {
                 Some((glob, pointer)) => (glob, Some(pointer.to_string())),
                 None => (pattern.value.as_str(), None),
             };
-            let glob = globset::Glob::new(glob)
-                .map_err(|error| {
-                    config.error_at(&pattern.span, format!("invalid glob `{glob}`: {error}"))
-                })?
-                .compile_matcher();
+            let glob = Pattern::new(&root, glob).map_err(|error| {
+                config.error_at(&pattern.span, format!("invalid glob `{glob}`: {error}"))
+            })?;
             per_file_ignores.push(PerFileIgnore {
                 pattern: pattern.clone(),
                 glob,
@@ -79,6 +82,7 @@ impl Suppressor {
         let unused_name = &registry.native::<UnusedSuppression>().name;
         Ok(Suppressor {
             per_file_ignores,
+            root,
             config_file: config.file.clone(),
             metas: registry
                 .rules
@@ -121,7 +125,8 @@ impl Suppressor {
     }
 
     fn cannot_be_suppressed(&self, name: &str) -> bool {
-        *self.invalid_manifest.code == *name || *self.invalid_manifest.name == *name
+        self.invalid_manifest.code.eq_ignore_ascii_case(name)
+            || *self.invalid_manifest.name == *name
     }
 
     /// Moves suppressed findings aside, then reports suppressions that matched nothing:
@@ -138,11 +143,18 @@ impl Suppressor {
             .iter()
             .map(|entry| vec![false; entry.rules.len()])
             .collect();
+        // Entries whose glob matched a file of this run: only those can be "unused". A run over
+        // some files (pre-commit passes the staged ones) says nothing of the others.
+        let mut config_matched = vec![false; self.per_file_ignores.len()];
         for file in files.iter_mut() {
-            let name = file.report.file.name.replace('\\', "/");
+            // The name as given on the command line (or --stdin-filename), seen from the config.
+            let name = self.root.name(Path::new(&file.report.file.name));
             let matching: Vec<usize> = (0..self.per_file_ignores.len())
-                .filter(|&index| self.per_file_ignores[index].glob.is_match(&name))
+                .filter(|&index| self.per_file_ignores[index].glob.matches(&name))
                 .collect();
+            for &index in &matching {
+                config_matched[index] = true;
+            }
             let mut inline_used: Vec<Vec<bool>> = file
                 .directives
                 .iter()
@@ -212,14 +224,15 @@ impl Suppressor {
         }
         let (unused, config) = (self.unused.as_ref()?, self.config_file.as_ref()?);
         let mut ctx = Ctx::new(config, self.encoding, unused);
-        for (entry, used) in self.per_file_ignores.iter().zip(&config_used) {
+        let entries = self.per_file_ignores.iter().zip(&config_used);
+        for ((entry, used), matched) in entries.zip(config_matched) {
             for (rule, used) in entry.rules.iter().zip(used) {
                 let Some(span) = rule.span.clone() else {
                     continue;
                 };
                 let message = if !self.is_known(&rule.value) {
                     format!("unknown rule `{}` in per-file-ignores", rule.value)
-                } else if !used && self.is_active(&rule.value) {
+                } else if matched && !used && self.is_active(&rule.value) {
                     format!(
                         "`{}` in per-file-ignores for `{}` suppressed nothing",
                         rule.value, entry.pattern.value

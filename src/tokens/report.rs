@@ -46,6 +46,9 @@ pub struct FileTokens {
     pub file: String,
     /// Why the file could not be read as a manifest; its tools are then empty.
     pub error: Option<String>,
+    /// The `invalid-manifest` (TC001) findings `lint` reports for such a file, written as in
+    /// `lint --format json`.
+    pub diagnostics: Vec<serde_json::Value>,
     /// Sorted by total, largest first; equal totals keep file order.
     pub tools: Vec<ToolRow>,
     /// Provider built-ins without a schema, not counted.
@@ -139,6 +142,7 @@ pub fn count_file(
     let mut file = FileTokens {
         file: input.name.clone(),
         error: None,
+        diagnostics: Vec::new(),
         tools: Vec::new(),
         skipped: 0,
         instructions: None,
@@ -167,8 +171,13 @@ pub fn count_file(
     });
     match counted {
         Ok(tools) => file.tools = tools,
-        Err(error) => {
-            file.error = Some(error);
+        Err(unreadable) => {
+            file.error = Some(unreadable.message());
+            file.diagnostics = unreadable
+                .findings
+                .iter()
+                .map(crate::render::json::diagnostic_value)
+                .collect();
             return file;
         }
     }
@@ -261,7 +270,24 @@ fn render_file(
     let _ = write!(header, ", {} tokens", report.tokenizer);
     let _ = writeln!(out, "{}", paint("1", &header));
     if let Some(error) = &file.error {
-        let _ = writeln!(out, "  {} {error}", paint("31", "error: cannot read:"));
+        let label = paint("31", "error: cannot read:");
+        if file.diagnostics.is_empty() {
+            let _ = writeln!(out, "  {label} {error}");
+        }
+        // As `lint` reports them: code, rule, place and message.
+        for finding in &file.diagnostics {
+            let text = |key: &str| finding[key].as_str().unwrap_or_default();
+            let start = &finding["span"]["start"];
+            let _ = writeln!(
+                out,
+                "  {label} {} {} at {}:{}: {}",
+                text("code"),
+                text("rule"),
+                start["line"],
+                start["column"],
+                text("message")
+            );
+        }
         return;
     }
     if file.tools.is_empty() {
