@@ -2,3 +2,5 @@
 //! `rules/wording/<rule-name>.yaml`.
 
 pub mod absolute_words;
+pub(crate) mod helpers;
+pub mod this_tool_reference;
