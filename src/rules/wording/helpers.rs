@@ -66,6 +66,31 @@ pub fn name_mentions(text: &str, name: &str) -> Vec<Range<usize>> {
         .collect()
 }
 
+/// Byte ranges of the identifiers of `text`, by the boundaries of [`name_mentions`]: runs of
+/// letters, digits, `_` and `-`, joined by a `.` between word characters (`requests.get`).
+/// Looking each up in a set of names finds every tool mentioned in one pass.
+pub fn identifiers(text: &str) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, next)| next);
+        let joins = c == '.' && start.is_some() && next.is_some_and(char::is_alphanumeric);
+        match (is_name_char(c) || joins, start) {
+            (true, None) => start = Some(at),
+            (false, Some(from)) => {
+                found.push(from..at);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(from) = start {
+        found.push(from..text.len());
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +117,22 @@ mod tests {
         assert_eq!(found("requests.get"), 1);
         assert_eq!(found("requests"), 0);
         assert_eq!(found(""), 0);
+        let words: Vec<&str> = identifiers(text).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(
+            words,
+            [
+                "use",
+                "fill",
+                "or",
+                "fill",
+                "not",
+                "fill-in",
+                "autofill",
+                "or",
+                "fill_all",
+                "requests.get",
+                "fill"
+            ]
+        );
     }
 }

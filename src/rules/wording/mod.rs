@@ -3,4 +3,5 @@
 
 pub mod absolute_words;
 pub(crate) mod helpers;
+pub mod missing_anti_trigger;
 pub mod this_tool_reference;
