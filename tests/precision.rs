@@ -486,3 +486,65 @@ fn no_known_false_positive_class_fires_on_the_mcp_servers() {
             .any(|f| f.key.0 == "TC301" && f.key.3.contains("Secret"))
     );
 }
+
+/// Issue 11's classes of `this-tool-reference` and `missing-anti-trigger` on the corpora: a
+/// generic `the tool` is no reference; a boundary stated in other words counts; what a tool
+/// returns or does by default is no boundary.
+#[test]
+fn reference_and_boundary_classes_hold_on_the_corpora() {
+    let Some(corpora) = corpora() else {
+        eprintln!("skipped: no ../shared/corpora (they are not part of a clone)");
+        return;
+    };
+    let findings = lint(&corpora, &Registry::builtin().unwrap());
+    let fires = |code: &str, file: &str, pointer: &str| {
+        findings
+            .iter()
+            .any(|f| f.key.0 == code && f.key.1 == file && f.key.2 == pointer)
+    };
+    // "Match the requested operation to the tool boundary: …"
+    assert!(!fires("TC204", "mcp/firecrawl-mcp.json", "/instructions"));
+    for (file, pointer) in [
+        // "Only use this tool with URLs you're confident will work"
+        (
+            "mcp/browserbasehq__mcp-server-browserbase.json",
+            "/tools/2/description",
+        ),
+        // "For performance audits, run performance_start_trace"
+        ("mcp/chrome-devtools-mcp.json", "/tools/12/description"),
+        // "use browser_snapshot for actions"
+        ("mcp/playwright__mcp.json", "/tools/17/description"),
+        // "Returns matching URLs rather than page bodies. Retrieve one page with `firecrawl_scrape`"
+        ("mcp/firecrawl-mcp.json", "/tools/1/description"),
+        // "Prefer this tool over assign_copilot_to_issue when available"
+        ("github-mcp-server/toolsnaps.json", "/tools/12/description"),
+        // "This tool is only available in Plan mode"
+        (
+            "harness/codex-cli-0.171.0-model-gpt-4.1-responses-request.json",
+            "/2/description",
+        ),
+    ] {
+        assert!(
+            !fires("TC207", file, pointer),
+            "{file} {pointer} states a boundary"
+        );
+    }
+    for (file, pointer) in [
+        // "it is returned unchanged instead of erroring"
+        ("mcp/pinecone-database__mcp.json", "/tools/4/description"),
+        // "If the database doesn't exist, it will be created automatically"
+        ("mcp/mongodb-mcp-server.json", "/tools/7/description"),
+        // "By default, all <script> tags are removed … unless removeScripts …"
+        (
+            "mcp/executeautomation__playwright-mcp-server.json",
+            "/tools/26/description",
+        ),
+        // "Optional number of collections to skip before returning results"
+        ("mcp/chroma-mcp.json", "/tools/0/description"),
+    ] {
+        assert!(
+            fires("TC207", file, pointer),
+            "{file} {pointer} states no boundary"
+        );
+    }
+}

@@ -6,6 +6,7 @@ use std::ops::Range;
 use regex::Regex;
 use serde::Deserialize;
 
+use super::helpers::word_after;
 use crate::catalog::text;
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
@@ -295,18 +296,6 @@ fn words_before(value: &str, at: usize) -> Before {
         you_nearby: you(&last) || you(&second),
         last,
     }
-}
-
-/// The word after `from` (skipping white space) and its range; empty when punctuation or the
-/// end comes first.
-fn word_after(value: &str, from: usize) -> (&str, Range<usize>) {
-    let rest = &value[from..];
-    let skipped = rest.len() - rest.trim_start().len();
-    let start = from + skipped;
-    let len = value[start..]
-        .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
-        .unwrap_or(value.len() - start);
-    (&value[start..start + len], start..start + len)
 }
 
 #[cfg(test)]

@@ -2,3 +2,6 @@
 //! `rules/wording/<rule-name>.yaml`.
 
 pub mod absolute_words;
+pub(crate) mod helpers;
+pub mod missing_anti_trigger;
+pub mod this_tool_reference;

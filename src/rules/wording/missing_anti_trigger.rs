@@ -1,0 +1,898 @@
+//! The check of `missing-anti-trigger`. Its code, docs and default options are in
+//! `rules/wording/missing-anti-trigger.yaml`.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Deserialize;
+
+use super::helpers::identifiers;
+use crate::catalog::declarative::split_identifier;
+use crate::catalog::text;
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::{Tool, ToolSet};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct MissingAntiTrigger {
+    words: Words,
+}
+
+/// The `words` option: checked when the options are read, compiled once unless a phrase
+/// names the tool (`{name}`).
+#[derive(Debug)]
+struct Words {
+    phrases: Vec<String>,
+    fixed: Option<Regex>,
+}
+
+impl<'de> Deserialize<'de> for Words {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let phrases = Vec::<String>::deserialize(deserializer)?;
+        if phrases.iter().all(|phrase| phrase.trim().is_empty()) {
+            return Err(serde::de::Error::custom("give at least one phrase"));
+        }
+        let compiled = text::phrases_regex(&phrases, "", false)
+            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))?;
+        let fixed = (!phrases.iter().any(|p| p.contains("{name}"))).then_some(compiled);
+        Ok(Words { phrases, fixed })
+    }
+}
+
+impl Words {
+    fn regex(&self, tool_name: &str) -> Option<Cow<'_, Regex>> {
+        match &self.fixed {
+            Some(regex) => Some(Cow::Borrowed(regex)),
+            None => text::phrases_regex(&self.phrases, tool_name, false)
+                .ok()
+                .map(Cow::Owned),
+        }
+    }
+}
+
+impl Rule for MissingAntiTrigger {
+    fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
+        let all_names: HashSet<&str> = set
+            .tools
+            .iter()
+            .map(Tool::name)
+            .filter(|name| !name.is_empty())
+            .collect();
+        // Built on the first finding: most files have one, and the index costs a pass.
+        let mut overlap: Option<Overlap> = None;
+        for (index, tool) in set.tools.iter().enumerate() {
+            let name = tool.name();
+            let Some(regex) = self.words.regex(name) else {
+                continue;
+            };
+            let siblings = Siblings {
+                names: &all_names,
+                own: name,
+            };
+            let says_where_it_stops = |value: &str| has_boundary(value, &regex, &siblings);
+            let mut missing: Vec<(Field, Target<'_>)> = Vec::new();
+            if let Some(description) = tool.description() {
+                let value = description.as_str().unwrap_or_default();
+                if !value.trim().is_empty() && !says_where_it_stops(value) {
+                    missing.push((Field::Description, Target::Value(description)));
+                }
+            }
+            if let Some(entry) = tool.guidelines {
+                let texts: Vec<&str> = tool
+                    .guidelines()
+                    .filter_map(|node| node.as_str())
+                    .filter(|value| !value.trim().is_empty())
+                    .collect();
+                if !texts.is_empty() && !texts.iter().any(|value| says_where_it_stops(value)) {
+                    missing.push((Field::Guidelines, Target::Key(entry)));
+                }
+            }
+            if missing.is_empty() {
+                continue;
+            }
+            let closest = overlap
+                .get_or_insert_with(|| Overlap::new(&set.tools))
+                .closest(index)
+                .map(|other| set.tools[other].name());
+            ctx.set_tool(Some(name).filter(|name| !name.is_empty()));
+            for (field, target) in missing {
+                let help = match closest {
+                    Some(other) => format!(
+                        "add when not to call it and which tool takes over, e.g. \"Do not use \
+                         {name} for ...; use {other} instead\" ({other} is the tool in this file \
+                         whose name and description overlap most); trigger language alone \
+                         makes models over-use a tool"
+                    ),
+                    None => format!(
+                        "add when not to call it, e.g. \"Do not use {name} for ...\"; trigger \
+                         language alone makes models over-use a tool"
+                    ),
+                };
+                ctx.report(
+                    field,
+                    target,
+                    format!("nothing in the {field} says when not to use `{name}`"),
+                )
+                .help(help);
+            }
+        }
+        ctx.set_tool(None);
+    }
+}
+
+/// Whether `value` says where the tool stops: an anti-trigger phrase used as one, a boundary
+/// in other words, or another tool of the file offered for some case.
+fn has_boundary(value: &str, phrases: &Regex, siblings: &Siblings<'_>) -> bool {
+    text::find_all(phrases, value, true)
+        .into_iter()
+        .any(|hit| !is_not_a_boundary(value, &hit, siblings))
+        || has_other_wording(value)
+        || siblings
+            .mentions(value)
+            .into_iter()
+            .any(|at| offers_sibling(value, &at))
+}
+
+/// Boundaries in other words than the phrase list: a negated or restricted use (`should not
+/// be used`, `never call`, `only use when`, `use it only for`, `only submit once …`, `only
+/// works with`), a purpose the tool is not made for (`not suitable for`, `not designed to`), a
+/// last resort, a deprecation of the tool (`Deprecated: use …`, `this tool is deprecated`).
+/// An `only` that restricts an argument (`only use absolute paths`, `only use a filter if`)
+/// is none: the restricted use must have the tool as its object, or a case after it.
+static OTHER_WORDINGS: LazyLock<Regex> = LazyLock::new(|| {
+    let use_verb = r"(?:use|used|call|called|invoke|invoked|run|trigger|triggered)";
+    let negation = r"(?:do\s+not|don't|never|should\s+not|shouldn't|must\s+not|mustn't|cannot|can't|can\s+not|may\s+not|is\s+not\s+to|are\s+not\s+to)";
+    let case = r"(?:when|whenever|if|for|after|once|until|in|with|as|on)";
+    let tool = r"(?:this(?:\s+tool|\s+function)?|it|me|the\s+tool)";
+    let patterns = [
+        format!(r"\b{negation}\s+(?:be\s+)?{use_verb}\b(?P<other>\s+(?:any\s+)?(?:other|another)\b)?"),
+        format!(r"\bonly\s+(?:be\s+)?{use_verb}\s+(?:{tool}|{case})\b"),
+        format!(r"\b{use_verb}\s+(?:\S+\s+){{0,2}}?only\s+{case}\b"),
+        r"\bonly\s+(?P<verb>[a-z]+)\s+(?:once|when|whenever|after|if|until)\b".to_string(),
+        r"\bonly\s+(?:for|after|once|works|applies|supports|accepts|handles|available|valid|intended|meant|designed|suitable|useful)\b".to_string(),
+        r"\bnot\s+(?:suitable|intended|designed|meant|recommended|appropriate|supported|available|built|made|allowed|applicable|ideal|optimi[sz]ed)\s+(?:for|to|when|if|with|on|in)\b".to_string(),
+        r"\b(?:last\s+resort|sparingly)\b".to_string(),
+        r"(?:\A|[.;:(\n]\s*|\b(?:tool|function|endpoint|command|it|this)\s+(?:is|has\s+been)\s+(?:now\s+)?)deprecated\b".to_string(),
+    ];
+    Regex::new(&format!("(?i){}", patterns.join("|"))).expect("the built-in patterns compile")
+});
+
+/// Whether `value` says where the tool stops in other words than the phrase list.
+fn has_other_wording(value: &str) -> bool {
+    let quoted = text::backtick_ranges(value);
+    OTHER_WORDINGS.captures_iter(value).any(|found| {
+        let Some(whole) = found.get(0) else {
+            return false;
+        };
+        let in_quotes = quoted
+            .iter()
+            .any(|q| q.start <= whole.start() && whole.end() <= q.end);
+        // `must not invoke any other tools until …` is about the other tools.
+        let about_others = found.name("other").is_some();
+        // `only <verb> once …` restricts an action; `only results when` is a plural noun and
+        // `only needed when` is about something else than the tool as often as not.
+        let not_a_verb = found.name("verb").is_some_and(|verb| {
+            let verb = verb.as_str().to_lowercase();
+            (verb.ends_with('s') && !verb.ends_with("ss")) || verb.ends_with("ed")
+        });
+        !in_quotes && !about_others && !not_a_verb
+    })
+}
+
+/// Whether an anti-trigger phrase at `hit` says something else than where the tool stops:
+/// `rather than`, `instead` or `unless` about what the tool returns or does by default
+/// (`returns false rather than an error`, `defaults to the subject unless …`), `rather than`
+/// between two example values (`'Python asyncio' rather than 'Python'`), `does not` in a
+/// condition on the data (`creates the file if it doesn't exist`), `skip` or `avoid` naming
+/// what a parameter does (`number of rows to skip`, `an option to avoid tolls`).
+fn is_not_a_boundary(value: &str, hit: &Range<usize>, siblings: &Siblings<'_>) -> bool {
+    let phrase = value[hit.clone()]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    let clause = clause_around(value, hit);
+    let before = words(&value[clause.start..hit.start]);
+    let after = words(&value[hit.end..clause.end]);
+    match phrase.as_str() {
+        "rather than" | "instead" | "unless" => {
+            let example_value = phrase == "rather than"
+                && value[hit.end..]
+                    .trim_start()
+                    .starts_with(['\'', '"', '“', '‘']);
+            let about_a_tool = before
+                .iter()
+                .chain(&after)
+                .any(|w| CHOICE.contains(&w.as_str()))
+                || mentions_a_tool(&value[clause.clone()], siblings);
+            let behaviour = before.iter().any(|w| RESULT.contains(&w.as_str()))
+                || value[clause.start..hit.start]
+                    .to_lowercase()
+                    .contains("by default")
+                || (phrase != "unless"
+                    && after.first().is_some_and(|w| OUTCOME.contains(&w.as_str())))
+                || (phrase != "unless"
+                    && after.first().is_some_and(|w| w == "of")
+                    && after.get(1).is_some_and(|w| OUTCOME.contains(&w.as_str())));
+            example_value || (behaviour && !about_a_tool)
+        }
+        "does not" | "doesn't" => {
+            // `If that doesn't work, use this` makes the tool a fallback: a boundary.
+            let fallback = after
+                .first()
+                .is_some_and(|w| FALLBACK.contains(&w.as_str()));
+            !fallback
+                && (before.iter().any(|w| CONDITION.contains(&w.as_str()))
+                    || after.first().is_some_and(|w| w.starts_with("exist")))
+        }
+        "skip" | "avoid" => {
+            before.last().is_some_and(|w| w == "to")
+                && before
+                    .iter()
+                    .rev()
+                    .take(4)
+                    .any(|w| PARAMETER.contains(&w.as_str()))
+        }
+        _ => false,
+    }
+}
+
+/// Words that put a contrast on the model's choice of tool or action: `use X rather than`,
+/// `instead of calling this tool`.
+const CHOICE: &[&str] = &[
+    "use", "using", "call", "calling", "invoke", "invoking", "run", "running", "prefer", "choose",
+    "pick", "select", "tool", "tools",
+];
+
+/// Words that describe what the tool gives back or does on its own (not `default`, a noun as
+/// often: `if one option is the obvious default, … instead`).
+const RESULT: &[&str] = &[
+    "return",
+    "returns",
+    "returned",
+    "returning",
+    "yield",
+    "yields",
+    "give",
+    "gives",
+    "produce",
+    "produces",
+    "output",
+    "outputs",
+    "respond",
+    "responds",
+    "emit",
+    "emits",
+    "defaults",
+    "defaulted",
+];
+
+/// What a contrast compares when it is about the tool's outcome: `instead of erroring`.
+const OUTCOME: &[&str] = &[
+    "an",
+    "error",
+    "errors",
+    "erroring",
+    "failing",
+    "throwing",
+    "raising",
+    "exception",
+    "exceptions",
+    "null",
+    "nothing",
+    "empty",
+    "false",
+    "true",
+];
+
+/// What a fallback condition says failed: `if that does not work`.
+const FALLBACK: &[&str] = &["work", "help", "succeed", "suffice", "answer", "resolve"];
+
+const CONDITION: &[&str] = &["if", "when", "whether", "unless", "once", "until", "while"];
+
+const PARAMETER: &[&str] = &[
+    "option",
+    "options",
+    "number",
+    "count",
+    "flag",
+    "parameter",
+    "setting",
+    "ability",
+    "whether",
+    "how",
+    "many",
+];
+
+/// Whether `text` names a tool: `this tool`, or another tool of the file.
+fn mentions_a_tool(text: &str, siblings: &Siblings<'_>) -> bool {
+    let lower = text.to_lowercase();
+    lower.contains("this tool")
+        || lower.contains("this function")
+        || !siblings.mentions(text).is_empty()
+}
+
+/// The other tools of a file, found in a text by looking its identifiers up.
+struct Siblings<'a> {
+    names: &'a HashSet<&'a str>,
+    own: &'a str,
+}
+
+impl Siblings<'_> {
+    fn mentions(&self, text: &str) -> Vec<Range<usize>> {
+        identifiers(text)
+            .into_iter()
+            .filter(|at| {
+                let word = &text[at.clone()];
+                word != self.own && self.names.contains(word)
+            })
+            .collect()
+    }
+}
+
+/// Whether `value` offers `sibling` for some case: `Use recommend_x for full analysis`,
+/// `For larger files, use create_record`, `to see the scene, use look`, `prefer fill_form`,
+/// `fill_form is better for forms`, `remote URLs belong in scrape`. A step before or after
+/// this tool (`call list_projects first to get the id`) is a workflow, not a boundary.
+fn offers_sibling(value: &str, at: &Range<usize>) -> bool {
+    let clause = clause_around(value, at);
+    let before = words(&value[clause.start..at.start]);
+    let after = words(&value[at.end..clause.end]);
+    let all = || before.iter().chain(&after);
+    if all().any(|w| WORKFLOW.contains(&w.as_str())) {
+        return false;
+    }
+    // A comparison with the other tool: `prefer this tool over X`, `X is preferred`, `more
+    // effective than X for …`.
+    if before.iter().chain(&after).any(|w| w.starts_with("prefer"))
+        || before.iter().any(|w| w == "than")
+    {
+        return true;
+    }
+    // The verb right before the name, over an article: `use the X tool`.
+    let mut back = before
+        .iter()
+        .rev()
+        .skip_while(|w| ARTICLES.contains(&w.as_str()));
+    let verb = back.next().map(String::as_str);
+    let before_verb = back.next().map(String::as_str);
+    // `prefer X`, `… belong in X`, `… handled by X` name the case by themselves.
+    let belongs = before_verb.is_some_and(|w| w.starts_with("belong"));
+    // `For larger files, use X`, `If highlights are insufficient, follow up with X`.
+    let opened = before
+        .first()
+        .is_some_and(|w| OPENERS.contains(&w.as_str()));
+    let directed = match verb {
+        Some("prefer") => return true,
+        Some("in" | "to" | "with") if belongs => return true,
+        Some("by") if matches!(before_verb, Some("handled" | "covered" | "done")) => {
+            return true;
+        }
+        // `Retrieve one page with X`: an order to do something else, with another tool; not
+        // the first sentence, which says what this tool does, nor a participle (`commands
+        // started with X`, `a tool discovered through X`), which says where input comes from.
+        Some("with" | "via" | "using" | "through") if opened => return true,
+        Some("with" | "via" | "using" | "through") => {
+            let first_sentence = !value[..clause.start].contains(['.', '\n', ';']);
+            let participle = before_verb.is_some_and(|w| w.ends_with("ed"));
+            return !first_sentence
+                && !participle
+                && before.len() >= 3
+                && before.first().is_some_and(|w| looks_imperative(w));
+        }
+        Some("to") => matches!(before_verb, Some("switch" | "back" | "go" | "turn")),
+        Some(verb) => DIRECTING.contains(&verb),
+        None => false,
+    };
+    let better = after.first().is_some_and(|w| w == "is" || w == "are")
+        && after
+            .get(1)
+            .is_some_and(|w| matches!(w.as_str(), "better" | "preferred" | "best" | "more"));
+    if better {
+        return true;
+    }
+    if !directed {
+        return false;
+    }
+    // `If you need Y, call X`; `use X for …`, `use X when …`.
+    let marked = after.iter().take(8).any(|w| MARKERS.contains(&w.as_str()));
+    opened || marked
+}
+
+const ARTICLES: &[&str] = &["the", "a", "an"];
+
+/// A clause's first word that reads as an order: a bare verb, by shape (`retrieve`, `collect`;
+/// not `returns`, `loaded`, `using`, nor a determiner or pronoun).
+fn looks_imperative(word: &str) -> bool {
+    let third_person = word.ends_with('s') && !word.ends_with("ss");
+    word.chars().all(char::is_alphabetic)
+        && !third_person
+        && !word.ends_with("ed")
+        && !word.ends_with("ing")
+        && !NOT_ORDERS.contains(&word)
+}
+
+const NOT_ORDERS: &[&str] = &[
+    "the", "a", "an", "this", "that", "it", "its", "each", "every", "all", "any", "some", "you",
+    "we", "they", "i", "one", "data", "content", "output", "input", "when", "if",
+];
+
+const DIRECTING: &[&str] = &[
+    "use", "call", "run", "invoke", "try", "choose", "pick", "see", "consider",
+];
+
+/// First words of a clause that state the case another tool is for.
+const OPENERS: &[&str] = &[
+    "for",
+    "to",
+    "if",
+    "when",
+    "whenever",
+    "unless",
+    "where",
+    "otherwise",
+    "else",
+    "instead",
+    "rather",
+    "but",
+];
+
+/// Words after `use X` that state the case it is for.
+const MARKERS: &[&str] = &[
+    "for", "when", "whenever", "if", "instead", "rather", "unless", "whereas",
+];
+
+/// Words of a step before or after this tool.
+const WORKFLOW: &[&str] = &[
+    "first",
+    "before",
+    "beforehand",
+    "prior",
+    "then",
+    "after",
+    "afterwards",
+    "next",
+    "until",
+];
+
+/// The clause around `at`: between the nearest sentence or clause marks (`.`, `;`, `:`, `!`,
+/// `?`, a line break, a dash) on either side.
+fn clause_around(value: &str, at: &Range<usize>) -> Range<usize> {
+    let is_mark = |c: char| ".;:!?\n—–".contains(c);
+    let start = value[..at.start]
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| is_mark(c) && !is_inner_dot(value, i, c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = value[at.end..]
+        .char_indices()
+        .find(|&(i, c)| is_mark(c) && !is_inner_dot(value, at.end + i, c))
+        .map_or(value.len(), |(i, _)| at.end + i);
+    start..end
+}
+
+/// A `.` inside a word (`requests.get`, `e.g.`), which ends no clause.
+fn is_inner_dot(value: &str, at: usize, c: char) -> bool {
+    c == '.'
+        && value[at + 1..]
+            .chars()
+            .next()
+            .is_some_and(char::is_alphanumeric)
+}
+
+/// The lowercase words of `text`, without punctuation or backticks.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_' || c == '-'))
+        .map(|w| w.trim_matches(['\'', '-']))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Which other tool of a file is closest to each tool, by the words of their names and
+/// descriptions, weighted by how rare each word is in the file (tf-idf cosine).
+struct Overlap {
+    /// Each tool's terms and weights, by index into the tool set.
+    vectors: Vec<Vec<(usize, f64)>>,
+    /// For each term, the tools that have it.
+    postings: Vec<Vec<(usize, f64)>>,
+    names: Vec<String>,
+    /// Scratch space of [`Overlap::closest`]: a score per tool, and the tools scored.
+    scores: Vec<f64>,
+    touched: Vec<usize>,
+}
+
+/// The least similarity (cosine, 0 to 1) at which another tool is named in the help: below
+/// it, two tools share only words common in the file, and the suggestion would mislead.
+const MIN_OVERLAP: f64 = 0.15;
+
+/// How much more a word of the name counts than a word of the description.
+const NAME_WEIGHT: f64 = 3.0;
+
+impl Overlap {
+    fn new(tools: &[Tool<'_>]) -> Overlap {
+        let mut ids: HashMap<String, usize> = HashMap::new();
+        let mut counts: Vec<Vec<(usize, f64)>> = Vec::with_capacity(tools.len());
+        for tool in tools {
+            let mut terms: HashMap<usize, f64> = HashMap::new();
+            let mut add = |word: String, weight: f64| {
+                let next = ids.len();
+                let id = *ids.entry(word).or_insert(next);
+                let slot = terms.entry(id).or_insert(0.0);
+                *slot = slot.max(weight);
+            };
+            for word in split_identifier(tool.name()) {
+                if word.chars().count() >= 3 && !STOP_WORDS.contains(&word.as_str()) {
+                    // Two tools that only share a verb (`create_coupon`, `create_collection`)
+                    // act on different things: the verb counts as a description word.
+                    let weight = if NAME_VERBS.contains(&word.as_str()) {
+                        1.0
+                    } else {
+                        NAME_WEIGHT
+                    };
+                    add(stem(&word), weight);
+                }
+            }
+            let description = tool
+                .description()
+                .and_then(|node| node.as_str())
+                .unwrap_or_default();
+            for word in words(description) {
+                if word.chars().count() >= 3
+                    && word.chars().all(char::is_alphabetic)
+                    && !STOP_WORDS.contains(&word.as_str())
+                {
+                    add(stem(&word), 1.0);
+                }
+            }
+            counts.push(terms.into_iter().collect());
+        }
+        let mut documents = vec![0usize; ids.len()];
+        for terms in &counts {
+            for &(term, _) in terms {
+                documents[term] += 1;
+            }
+        }
+        let total = tools.len() as f64;
+        let vectors: Vec<Vec<(usize, f64)>> = counts
+            .into_iter()
+            .map(|terms| {
+                // A word every tool has tells them apart by nothing: its weight is 0.
+                let weighted: Vec<(usize, f64)> = terms
+                    .into_iter()
+                    .map(|(term, weight)| (term, weight * (total / documents[term] as f64).ln()))
+                    .filter(|&(_, weight)| weight > 0.0)
+                    .collect();
+                let norm = weighted.iter().map(|(_, w)| w * w).sum::<f64>().sqrt();
+                weighted
+                    .into_iter()
+                    .map(|(term, weight)| (term, weight / norm))
+                    .collect()
+            })
+            .collect();
+        let mut postings: Vec<Vec<(usize, f64)>> = vec![Vec::new(); ids.len()];
+        for (tool, terms) in vectors.iter().enumerate() {
+            for &(term, weight) in terms {
+                postings[term].push((tool, weight));
+            }
+        }
+        Overlap {
+            vectors,
+            postings,
+            names: tools.iter().map(|tool| tool.name().to_string()).collect(),
+            scores: vec![0.0; tools.len()],
+            touched: Vec::new(),
+        }
+    }
+
+    /// The tool most like `tool` (not one of the same name), when one is close enough.
+    fn closest(&mut self, tool: usize) -> Option<usize> {
+        let mut best: Option<(usize, f64)> = None;
+        for &(term, weight) in &self.vectors[tool] {
+            for &(other, other_weight) in &self.postings[term] {
+                if self.scores[other] == 0.0 {
+                    self.touched.push(other);
+                }
+                self.scores[other] += weight * other_weight;
+            }
+        }
+        let name = &self.names[tool];
+        for &other in &self.touched {
+            let score = self.scores[other];
+            let same_name = &self.names[other] == name || self.names[other].is_empty();
+            // Highest score; the first in the file among equals.
+            let better = best.is_none_or(|(at, top)| score > top || (score == top && other < at));
+            if !same_name && score >= MIN_OVERLAP && better {
+                best = Some((other, score));
+            }
+        }
+        for &other in &self.touched {
+            self.scores[other] = 0.0;
+        }
+        self.touched.clear();
+        best.map(|(other, _)| other)
+    }
+}
+
+/// Verbs that open tool names; what a tool acts on tells tools apart better.
+const NAME_VERBS: &[&str] = &[
+    "get", "list", "create", "update", "delete", "remove", "add", "set", "search", "find", "read",
+    "write", "fetch", "run", "start", "stop", "put", "post", "patch", "edit", "make", "new",
+    "retrieve", "query", "execute",
+];
+
+/// A crude plural stem, so `issue` and `issues` are one word.
+fn stem(word: &str) -> String {
+    let stemmed = word
+        .strip_suffix("ies")
+        .map(|stem| format!("{stem}y"))
+        .or_else(|| {
+            (word.len() > 3 && !word.ends_with("ss") && !word.ends_with("us"))
+                .then(|| word.strip_suffix('s'))
+                .flatten()
+                .map(str::to_string)
+        });
+    stemmed.unwrap_or_else(|| word.to_string())
+}
+
+const STOP_WORDS: &[&str] = &[
+    "the",
+    "and",
+    "for",
+    "with",
+    "this",
+    "that",
+    "from",
+    "into",
+    "are",
+    "was",
+    "were",
+    "will",
+    "can",
+    "may",
+    "not",
+    "you",
+    "your",
+    "its",
+    "use",
+    "used",
+    "using",
+    "tool",
+    "tools",
+    "function",
+    "when",
+    "what",
+    "which",
+    "who",
+    "all",
+    "any",
+    "one",
+    "get",
+    "set",
+    "has",
+    "have",
+    "been",
+    "also",
+    "such",
+    "more",
+    "than",
+    "only",
+    "each",
+    "per",
+    "other",
+    "given",
+    "specified",
+    "specific",
+    "provided",
+    "based",
+    "about",
+    "their",
+    "them",
+    "they",
+    "there",
+    "then",
+    "should",
+    "must",
+    "would",
+    "could",
+    "does",
+    "don't",
+    "like",
+    "via",
+    "e.g",
+    "etc",
+    "new",
+    "list",
+    "returns",
+    "return",
+    "optional",
+    "required",
+    "default",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn phrases() -> Regex {
+        let words: Vec<String> = [
+            "do not use",
+            "not for",
+            "avoid",
+            "instead",
+            "rather than",
+            "unless",
+            "skip",
+            "only when",
+            "only if",
+            "does not",
+            "doesn't",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        text::phrases_regex(&words, "", false).unwrap()
+    }
+
+    fn bounded(value: &str, siblings: &[&str]) -> bool {
+        let names: HashSet<&str> = siblings.iter().copied().collect();
+        let siblings = Siblings {
+            names: &names,
+            own: "this_tool",
+        };
+        has_boundary(value, &phrases(), &siblings)
+    }
+
+    #[test]
+    fn boundaries_in_other_words_count() {
+        for (value, siblings) in [
+            ("Only use when the user asks for a plan.", &[][..]),
+            ("Use this tool only for small files.", &[]),
+            (
+                "Use recommend_x for full analysis on a whole repository.",
+                &["recommend_x"],
+            ),
+            (
+                "Create a record. For larger files, use create_record_batch.",
+                &["create_record_batch"],
+            ),
+            (
+                "Describe the room. No image; to see the scene, use look.",
+                &["look"],
+            ),
+            (
+                "Fill one field. Prefer fill_form for whole forms.",
+                &["fill_form"],
+            ),
+            (
+                "Search pages. `scrape` is better for a known URL.",
+                &["scrape"],
+            ),
+            (
+                "Remote web URLs belong in firecrawl_scrape.",
+                &["firecrawl_scrape"],
+            ),
+            ("It should not be used for bulk exports.", &[]),
+            ("Only works with integrated-inference indexes.", &[]),
+            ("Not suitable for binary files.", &[]),
+            ("Deprecated compatibility entry point.", &[]),
+            ("Use X rather than calling this tool twice.", &[]),
+            (
+                "Prefer the rerank parameter instead of calling this tool separately.",
+                &[],
+            ),
+            (
+                "Prefer this tool over assign_copilot when available.",
+                &["assign_copilot"],
+            ),
+            (
+                "If one option is the obvious default, decide it and keep going instead.",
+                &[],
+            ),
+            (
+                "Far more effective than regex-based search_files.",
+                &["search_files"],
+            ),
+            (
+                "If highlights are insufficient, follow up with web_fetch on the URLs.",
+                &["web_fetch"],
+            ),
+            ("Lists URLs. Retrieve one page with `scrape`.", &["scrape"]),
+            ("You should only submit once every step is verified.", &[]),
+            ("If that doesn't work, you can submit evidence.", &[]),
+            ("Read a file as text. DEPRECATED: use read_text_file.", &[]),
+            ("This tool is only available in Plan mode.", &[]),
+        ] {
+            assert!(bounded(value, siblings), "{value}");
+        }
+    }
+
+    #[test]
+    fn phrases_about_results_and_parameters_do_not() {
+        for (value, siblings) in [
+            ("Check a path; returns false rather than an error.", &[][..]),
+            (
+                "If it already exists, it is returned unchanged instead of erroring.",
+                &[],
+            ),
+            (
+                "If the manager is shutting down, it returns a dummy timeout instead.",
+                &[],
+            ),
+            (
+                "Defaults to the same repository unless related_repo is given.",
+                &[],
+            ),
+            (
+                "By default, all script tags are removed unless removeScripts is false.",
+                &[],
+            ),
+            (
+                "Be specific ('Python asyncio tutorial' rather than 'Python').",
+                &[],
+            ),
+            ("Creates the file if it doesn't exist.", &[]),
+            (
+                "offset: number of documents to skip before returning results",
+                &[],
+            ),
+            (
+                "Find the fastest route, with an option to avoid toll roads.",
+                &[],
+            ),
+            (
+                "Call list_projects first to get the project id.",
+                &["list_projects"],
+            ),
+            (
+                "Use browser_network_request with the number to get details.",
+                &["browser_network_request"],
+            ),
+            ("Use this to find a connectionId.", &["find"]),
+            ("Returns only the first page.", &[]),
+            (
+                "Audit best practices: security, deprecated APIs and hygiene.",
+                &[],
+            ),
+            (
+                "Create a coupon. Only use one of percent_off or amount_off.",
+                &[],
+            ),
+            ("Activate a skill. ONLY use names exactly as listed.", &[]),
+            (
+                "Run a query. Qualified names are only needed when joining.",
+                &[],
+            ),
+            (
+                "The LLM MUST NOT invoke any other tools until the user answers.",
+                &[],
+            ),
+            (
+                "Execute a tool discovered through search_tools.",
+                &["search_tools"],
+            ),
+            (
+                "Send input. Works with commands started with start_process.",
+                &["start_process"],
+            ),
+            (
+                "Start a job. Read the job with `job_status` until it completes.",
+                &["job_status"],
+            ),
+        ] {
+            assert!(!bounded(value, siblings), "{value}");
+        }
+    }
+
+    #[test]
+    fn stems_join_plurals() {
+        assert_eq!(stem("issues"), "issue");
+        assert_eq!(stem("entries"), "entry");
+        assert_eq!(stem("address"), "address");
+        assert_eq!(stem("status"), "status");
+    }
+}
