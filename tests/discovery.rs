@@ -345,14 +345,10 @@ fn run_suggestion(dir: &Path, command: &str) -> (i32, Vec<String>) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let document: Value = serde_json::from_str(&stdout)
         .unwrap_or_else(|error| panic!("{command}: {error}: {stdout}"));
-    let mut files: Vec<String> = document["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["file"].as_str().unwrap().to_string())
-        .collect();
-    files.dedup();
-    (output.status.code().unwrap_or(-1), files)
+    (
+        output.status.code().unwrap_or(-1),
+        common::files_of(&document),
+    )
 }
 
 #[test]

@@ -18,17 +18,6 @@ fn lint_json(dir: &Path, args: &[&str]) -> Value {
     serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
 }
 
-fn files_of(document: &Value) -> Vec<String> {
-    let mut files: Vec<String> = document["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["file"].as_str().unwrap().to_string())
-        .collect();
-    files.dedup();
-    files
-}
-
 #[cfg(unix)]
 fn mkfifo(path: &Path) {
     let status = std::process::Command::new("mkfifo")
@@ -121,7 +110,10 @@ fn symbolic_links_are_followed_once_and_loops_are_named() {
     symlink(".", dir.join("real/again")).unwrap();
     let document = lint_json(&dir, &["."]);
     assert_eq!(document["summary"]["files"], 2, "{document:#}");
-    assert_eq!(files_of(&document), ["link.tool.yaml", "y.tool.yaml"]);
+    assert_eq!(
+        common::files_of(&document),
+        ["link.tool.yaml", "y.tool.yaml"]
+    );
 
     symlink("loop-b.tool.yaml", dir.join("loop-a.tool.yaml")).unwrap();
     symlink("loop-a.tool.yaml", dir.join("loop-b.tool.yaml")).unwrap();
@@ -144,7 +136,7 @@ fn output_is_in_path_order_and_files_are_not_compared() {
     ] {
         let document = lint_json(&dir, &args);
         assert_eq!(
-            files_of(&document),
+            common::files_of(&document),
             ["a.tool.yaml", "b.tool.yaml"],
             "{args:?}"
         );

@@ -149,14 +149,10 @@ fn the_other_commands_report_every_error_of_the_config_file_too() {
 fn files_linted(stdout: &str) -> (Vec<String>, u64) {
     let document: Value =
         serde_json::from_str(stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"));
-    let mut files: Vec<String> = document["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["file"].as_str().unwrap().to_string())
-        .collect();
-    files.dedup();
-    (files, document["summary"]["files"].as_u64().unwrap())
+    (
+        common::files_of(&document),
+        document["summary"]["files"].as_u64().unwrap(),
+    )
 }
 
 #[test]

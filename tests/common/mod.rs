@@ -124,3 +124,15 @@ pub fn assert_spans_on_char_boundaries(report: &toolcheck::lint::FileReport) {
         }
     }
 }
+
+/// The files a `--format json` document has findings in, in output order, each once.
+pub fn files_of(document: &serde_json::Value) -> Vec<String> {
+    let mut files: Vec<String> = document["diagnostics"]
+        .as_array()
+        .expect("a diagnostics array")
+        .iter()
+        .map(|d| d["file"].as_str().expect("a file").to_string())
+        .collect();
+    files.dedup();
+    files
+}

@@ -3,10 +3,9 @@
 
 use std::ops::Range;
 
-use regex::Regex;
 use serde::Deserialize;
 
-use super::helpers::word_after;
+use super::helpers::{Words, word_after};
 use crate::catalog::text;
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
@@ -17,22 +16,6 @@ use crate::normalize::{Text, Tool, ToolSet};
 pub struct AbsoluteWords {
     words: Words,
     mode: Mode,
-}
-
-/// The `words` option, compiled when the options are read (so a bad list is a config error).
-#[derive(Debug)]
-struct Words(Regex);
-
-impl<'de> Deserialize<'de> for Words {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let words = Vec::<String>::deserialize(deserializer)?;
-        if words.iter().all(|word| word.trim().is_empty()) {
-            return Err(serde::de::Error::custom("give at least one word"));
-        }
-        text::phrases_regex(&words, "", false)
-            .map(Words)
-            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

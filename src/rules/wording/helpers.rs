@@ -3,6 +3,28 @@
 
 use std::ops::Range;
 
+use regex::Regex;
+use serde::Deserialize;
+
+use crate::catalog::text;
+
+/// A `words` option: whole words or phrases in any case, compiled when the options are read
+/// (so a bad list is a config error).
+#[derive(Debug)]
+pub struct Words(pub Regex);
+
+impl<'de> Deserialize<'de> for Words {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let words = Vec::<String>::deserialize(deserializer)?;
+        if words.iter().all(|word| word.trim().is_empty()) {
+            return Err(serde::de::Error::custom("give at least one word or phrase"));
+        }
+        text::phrases_regex(&words, "", false)
+            .map(Words)
+            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))
+    }
+}
+
 /// The word after `from` (skipping white space) and its range; empty when punctuation or the
 /// end comes first.
 pub fn word_after(value: &str, from: usize) -> (&str, Range<usize>) {
