@@ -153,8 +153,8 @@ fn requoted(scalar: &str, word: &str) -> String {
 fn insert_object_type(text: &str, schema: &Node) -> Option<Edit> {
     let start = schema.span.start;
     let written = text.get(schema.span.clone())?;
-    if written.starts_with('{') {
-        let empty = written[1..].trim_start().starts_with('}');
+    if let Some(inside) = written.strip_prefix('{') {
+        let empty = inside.trim_start().starts_with('}');
         return Some(Edit {
             span: start + 1..start + 1,
             replacement: if empty {
