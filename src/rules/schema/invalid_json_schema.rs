@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::Tool;
-use crate::parse::{Node, NodeKind, unescape_pointer_token};
+use crate::parse::{Node, NodeKind, escape_pointer_token, unescape_pointer_token};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -55,13 +55,13 @@ impl Rule for InvalidJsonSchema {
         let mut seen: HashSet<(String, String)> = HashSet::new();
         // Built at the first error: a lookup per error by walking the tree would be quadratic
         // in a schema with many bad properties.
-        let mut by_pointer: Option<HashMap<&str, &Node>> = None;
+        let mut by_pointer: Option<HashMap<String, &Node>> = None;
         for error in validator.iter_errors(&value) {
             let path = error.instance_path().as_str();
             let nodes = by_pointer.get_or_insert_with(|| nodes_by_pointer(schema));
             let node = nodes.get(path).copied().unwrap_or(schema);
             let (message, help) = describe(&error, path, draft);
-            if !seen.insert((node.pointer.clone(), message.clone())) {
+            if !seen.insert((node.pointer.to_string(), message.clone())) {
                 continue;
             }
             let finding = ctx.report(Field::InputSchema, Target::Value(node), message);
@@ -74,23 +74,27 @@ impl Rule for InvalidJsonSchema {
 
 /// Every node of `schema` by its pointer relative to the schema (what the validator's
 /// instance paths are).
-fn nodes_by_pointer(schema: &Node) -> HashMap<&str, &Node> {
-    let base = schema.pointer.len();
+fn nodes_by_pointer(schema: &Node) -> HashMap<String, &Node> {
     let mut nodes = HashMap::new();
-    let mut stack = vec![schema];
-    while let Some(node) = stack.pop() {
-        nodes
-            .entry(node.pointer.get(base..).unwrap_or_default())
-            .or_insert(node);
+    let mut stack = vec![(schema, String::new())];
+    while let Some((node, pointer)) = stack.pop() {
         match &node.kind {
             // Reversed, so nodes are visited in document order and a duplicate key resolves to
             // its first entry, as `Node::get` does.
-            NodeKind::Array(items) => stack.extend(items.iter().rev()),
-            NodeKind::Object(entries) => {
-                stack.extend(entries.iter().rev().map(|entry| &entry.value))
-            }
+            NodeKind::Array(items) => stack.extend(
+                items
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .map(|(index, item)| (item, format!("{pointer}/{index}"))),
+            ),
+            NodeKind::Object(entries) => stack.extend(entries.iter().rev().map(|entry| {
+                let key = escape_pointer_token(&entry.key);
+                (&entry.value, format!("{pointer}/{key}"))
+            })),
             _ => {}
         }
+        nodes.entry(pointer).or_insert(node);
     }
     nodes
 }
