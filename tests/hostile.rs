@@ -110,6 +110,46 @@ fn two_megabyte_tool_aliased_a_thousand_times() {
     assert_eq!(copies, 15);
 }
 
+#[test]
+fn a_hundred_thousand_invalid_properties() {
+    // 2.8 MB on one line: each property's `type` is wrong (TC407, invalid-json-schema). The
+    // meta-schema validator returns all of a schema's errors at once, about 2 KB each.
+    let properties: serde_json::Map<String, serde_json::Value> = (0..100_000)
+        .map(|i| (format!("p{i}"), serde_json::json!({"type": "dict"})))
+        .collect();
+    let text = serde_json::json!({
+        "name": "t",
+        "description": "d",
+        "inputSchema": {"type": "object", "properties": properties},
+    })
+    .to_string();
+    let report = lint_with("properties.json", &text, Some("TC407"));
+    assert!(
+        report.internal_error.is_none(),
+        "{:?}",
+        report.internal_error
+    );
+    let findings = &report.diagnostics;
+    assert_eq!(
+        findings.len(),
+        51,
+        "50 findings and one that sums up the rest"
+    );
+    for (i, finding) in findings.iter().enumerate() {
+        assert_eq!(&*finding.code, "TC407");
+        assert_eq!(
+            finding.pointer,
+            format!("/inputSchema/properties/p{i}/type")
+        );
+        assert_eq!(&text[finding.span.clone()], "\"dict\"");
+    }
+    assert_eq!(
+        findings[50].message,
+        "`dict` is not a JSON Schema type (and 99949 more like it in this `input_schema`, not \
+         shown)"
+    );
+}
+
 /// The names of 125 properties, 16 KiB each (2 MB), for a schema that nests each inside the
 /// one before.
 fn long_names() -> Vec<String> {
