@@ -200,8 +200,8 @@ impl<'a> Ctx<'a> {
                 (node.span.clone(), String::new())
             }
             Target::Key(entry) if dropped => (entry.key_span.clone(), String::new()),
-            Target::Value(node) => (node.span.clone(), node.pointer.to_string()),
-            Target::Key(entry) => (entry.key_span.clone(), entry.value.pointer.to_string()),
+            Target::Value(node) => (node.span.clone(), node.pointer.written()),
+            Target::Key(entry) => (entry.key_span.clone(), entry.value.pointer.written()),
             Target::Start(node) => {
                 let start = node.span.start;
                 // The first character, whole: a span never ends inside a UTF-8 sequence.
@@ -210,12 +210,12 @@ impl<'a> Ctx<'a> {
                     + first
                         .and_then(|text| text.chars().next())
                         .map_or(0, char::len_utf8);
-                (start..end, node.pointer.to_string())
+                (start..end, node.pointer.written())
             }
             Target::Source(span) => (span, String::new()),
             Target::Text(node, range) => (
                 node.source_range(&self.file.text, range),
-                node.pointer.to_string(),
+                node.pointer.written(),
             ),
         };
         let span = self.file.whole_chars(span);

@@ -522,7 +522,7 @@ fn string_entry<'a>(
 }
 
 fn wrong_type(ctx: &mut Ctx<'_>, node: &Node, expected: &str, field: Field) {
-    let pointer = node.pointer.to_string();
+    let pointer = node.pointer.written();
     let mut tokens = pointer.rsplit('/');
     let key = tokens.next().unwrap_or_default();
     let subject = match (key.parse::<usize>(), tokens.next()) {

@@ -421,16 +421,12 @@ impl Pointer {
         self.0.is_none()
     }
 
-    /// The tokens from the root down.
-    fn tokens(&self) -> Vec<&Token> {
-        let mut tokens = Vec::new();
-        let mut at = self;
-        while let Some(link) = &at.0 {
-            tokens.push(&link.token);
-            at = &link.parent;
-        }
-        tokens.reverse();
-        tokens
+    /// The pointer written out, allocated to size (a finding keeps it until the end).
+    pub fn written(&self) -> String {
+        let mut text = String::with_capacity(self.byte_len());
+        // Writing to a String cannot fail.
+        let _ = write!(text, "{self}");
+        text
     }
 
     /// The length of the written-out pointer, in bytes.
@@ -474,11 +470,14 @@ fn write_tokens<'t>(tokens: impl Iterator<Item = &'t Token>) -> String {
 }
 
 impl fmt::Display for Pointer {
+    /// The parent first, recursively: the depth is bounded by the parsers' nesting limit, and
+    /// no list of tokens is allocated (a finding's pointer is written out between the
+    /// allocations that stay).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for token in self.tokens() {
-            write!(f, "/{token}")?;
+        match &self.0 {
+            Some(link) => write!(f, "{}/{}", link.parent, link.token),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 

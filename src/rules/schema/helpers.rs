@@ -129,7 +129,7 @@ pub(crate) fn limits<'a>(tool: &Tool<'a>) -> Vec<Limit<'a>> {
 pub(crate) fn relative_pointer(schema: &Node, node: &Node) -> String {
     node.pointer
         .strip_prefix(&schema.pointer)
-        .unwrap_or_else(|| node.pointer.to_string())
+        .unwrap_or_else(|| node.pointer.written())
 }
 
 /// A number as people write it: `2`, not `2.0`.
