@@ -679,7 +679,7 @@ mod tests {
         "dependencies": {"a": {"type": "d"}, "b": ["x", "x"]},
         "dependentSchemas": {"a": {"type": "ds"}},
         "dependentRequired": {"a": [1]},
-        "$defs": {"d1": {"type": "def"}, "d2": {"$defs": {"d3": {"type": "deep"}}}},
+        "$defs": {"d/1~": {"type": "def"}, "d2": {"$defs": {"d3": {"type": "deep"}}}},
         "definitions": {"d1": {"type": "old"}, "d1": {"type": "older"}},
         "unevaluatedProperties": {"type": "u"},
         "unevaluatedItems": {"type": "ui"},
