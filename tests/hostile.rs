@@ -110,6 +110,128 @@ fn two_megabyte_tool_aliased_a_thousand_times() {
     assert_eq!(copies, 15);
 }
 
+#[test]
+fn a_hundred_thousand_invalid_properties() {
+    // 2.8 MB on one line: each property's `type` is wrong (TC407, invalid-json-schema). The
+    // meta-schema validator returns all of a schema's errors at once, about 2 KB each.
+    let properties: serde_json::Map<String, serde_json::Value> = (0..100_000)
+        .map(|i| (format!("p{i}"), serde_json::json!({"type": "dict"})))
+        .collect();
+    let text = serde_json::json!({
+        "name": "t",
+        "description": "d",
+        "inputSchema": {"type": "object", "properties": properties},
+    })
+    .to_string();
+    let report = lint_with("properties.json", &text, Some("TC407"));
+    assert!(
+        report.internal_error.is_none(),
+        "{:?}",
+        report.internal_error
+    );
+    let findings = &report.diagnostics;
+    assert_eq!(
+        findings.len(),
+        51,
+        "50 findings and one that sums up the rest"
+    );
+    for (i, finding) in findings.iter().enumerate() {
+        assert_eq!(&*finding.code, "TC407");
+        assert_eq!(
+            finding.pointer,
+            format!("/inputSchema/properties/p{i}/type")
+        );
+        assert_eq!(&text[finding.span.clone()], "\"dict\"");
+    }
+    assert_eq!(
+        findings[50].message,
+        "`dict` is not a JSON Schema type (and 99949 more like it in this `input_schema`, not \
+         shown)"
+    );
+}
+
+/// The names of 125 properties, 16 KiB each (2 MB), for a schema that nests each inside the
+/// one before.
+fn long_names() -> Vec<String> {
+    (0..125)
+        .map(|level| format!("p{level:03}{}", "k".repeat(16 * 1024 - 4)))
+        .collect()
+}
+
+/// The one TC407 finding of a schema whose innermost property says `type: dict`: at that
+/// `type`, with the whole pointer down to it.
+fn check_deep_wrong_type(name: &str, text: &str, names: &[String]) {
+    let report = common::lint_text(name, text);
+    assert!(
+        report.internal_error.is_none(),
+        "{:?}",
+        report.internal_error
+    );
+    let found: Vec<&Diagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| &*d.code != "TC102" && &*d.code != "TC106" && &*d.code != "TC107")
+        .collect();
+    let [finding] = found.as_slice() else {
+        // Not the pointers: they are megabytes long.
+        let found: Vec<_> = found
+            .iter()
+            .map(|d| (&d.code, &d.message, d.pointer.len()))
+            .collect();
+        panic!("expected one finding besides the token budgets, got {found:#?}");
+    };
+    assert_eq!(&*finding.code, "TC407", "{name}: {}", finding.message);
+    assert_eq!(finding.message, "`dict` is not a JSON Schema type");
+    let mut pointer = String::from("/inputSchema");
+    for name in names {
+        pointer.push_str("/properties/");
+        pointer.push_str(name);
+    }
+    pointer.push_str("/type");
+    assert!(
+        finding.pointer == pointer,
+        "pointer of {} bytes",
+        finding.pointer.len()
+    );
+    assert!(
+        text[finding.span.clone()].trim_matches('"') == "dict",
+        "{:?}",
+        finding.span
+    );
+}
+
+#[test]
+fn long_keys_nested_deep_without_aliases() {
+    // 2 MB of property names nested 250 deep, no alias: every node's pointer repeats all the
+    // names above it, about 250 MB if each node kept its own copy.
+    let names = long_names();
+    let mut schema = serde_json::json!({"type": "dict"});
+    for name in names.iter().rev() {
+        schema = serde_json::json!({"type": "object", "properties": {name.clone(): schema}});
+    }
+    let text = serde_json::json!({
+        "name": "deep",
+        "description": "Find pages. Not for writes.",
+        "inputSchema": schema,
+    })
+    .to_string();
+    assert!(text.len() > 2_000_000);
+    check_deep_wrong_type("deep.json", &text, &names);
+
+    // The same in block YAML (explicit keys: an implicit one is at most 1,024 characters).
+    let mut text =
+        String::from("name: deep\ndescription: Find pages. Not for writes.\ninputSchema:\n");
+    let mut indent = String::from("  ");
+    for name in &names {
+        text.push_str(&format!("{indent}type: object\n{indent}properties:\n"));
+        indent.push_str("  ");
+        text.push_str(&format!("{indent}? {name}\n{indent}:\n"));
+        indent.push_str("  ");
+    }
+    text.push_str(&format!("{indent}type: dict\n"));
+    check_deep_wrong_type("deep.yaml", &text, &names);
+}
+
 /// About 0.9 MiB of text with an order, `and always cite` (TC209, absolute-words), every 82
 /// bytes.
 fn long_description() -> String {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::lint::diagnostic::{Diagnostic, Field, Severity};
 use crate::normalize::{Tool, ToolSet};
-use crate::parse::{Entry, Node, Span};
+use crate::parse::{Entry, Node, Pointer, Span};
 use crate::read::source::SourceFile;
 use crate::tokens::{Counter, Encoding};
 
@@ -107,7 +107,7 @@ struct Run {
     code: Arc<str>,
     field: Field,
     /// The text's pointer for findings in a text; `None` for the field as a whole.
-    text: Option<String>,
+    text: Option<Pointer>,
     count: usize,
 }
 
@@ -173,18 +173,18 @@ impl<'a> Ctx<'a> {
         message: impl Into<String>,
     ) -> &mut Diagnostic {
         let text = match &target {
-            Target::Text(node, _) => Some(node.pointer.as_str()),
+            Target::Text(node, _) => Some(&node.pointer),
             _ => None,
         };
         let same_run = self.run.as_ref().is_some_and(|run| {
-            run.code == self.rule.code && run.field == field && run.text.as_deref() == text
+            run.code == self.rule.code && run.field == field && run.text.as_ref() == text
         });
         if !same_run {
             self.end_run();
             self.run = Some(Run {
                 code: self.rule.code.clone(),
                 field,
-                text: text.map(str::to_string),
+                text: text.cloned(),
                 count: 0,
             });
         }
@@ -192,9 +192,16 @@ impl<'a> Ctx<'a> {
             run.count += 1;
             run.count
         });
+        let dropped = count > MAX_SHOWN + 1;
         let (span, pointer) = match target {
-            Target::Value(node) => (node.span.clone(), node.pointer.clone()),
-            Target::Key(entry) => (entry.key_span.clone(), entry.value.pointer.clone()),
+            // Past the cap the finding is dropped: writing out its pointer or mapping its words
+            // back is wasted work.
+            Target::Value(node) | Target::Start(node) | Target::Text(node, _) if dropped => {
+                (node.span.clone(), String::new())
+            }
+            Target::Key(entry) if dropped => (entry.key_span.clone(), String::new()),
+            Target::Value(node) => (node.span.clone(), node.pointer.written()),
+            Target::Key(entry) => (entry.key_span.clone(), entry.value.pointer.written()),
             Target::Start(node) => {
                 let start = node.span.start;
                 // The first character, whole: a span never ends inside a UTF-8 sequence.
@@ -203,16 +210,12 @@ impl<'a> Ctx<'a> {
                     + first
                         .and_then(|text| text.chars().next())
                         .map_or(0, char::len_utf8);
-                (start..end, node.pointer.clone())
+                (start..end, node.pointer.written())
             }
             Target::Source(span) => (span, String::new()),
-            // Past the cap the finding is dropped: mapping its words back is wasted work.
-            Target::Text(node, _) if count > MAX_SHOWN + 1 => {
-                (node.span.clone(), node.pointer.clone())
-            }
             Target::Text(node, range) => (
                 node.source_range(&self.file.text, range),
-                node.pointer.clone(),
+                node.pointer.written(),
             ),
         };
         let span = self.file.whole_chars(span);
@@ -231,7 +234,7 @@ impl<'a> Ctx<'a> {
             related: Vec::new(),
             fix: None,
         };
-        if count > MAX_SHOWN + 1 {
+        if dropped {
             return self.dropped.insert(diagnostic);
         }
         if count == MAX_SHOWN + 1 {

@@ -567,7 +567,8 @@ fn string_entry<'a>(
 }
 
 fn wrong_type(ctx: &mut Ctx<'_>, node: &Node, expected: &str, field: Field) {
-    let mut tokens = node.pointer.rsplit('/');
+    let pointer = node.pointer.written();
+    let mut tokens = pointer.rsplit('/');
     let key = tokens.next().unwrap_or_default();
     let subject = match (key.parse::<usize>(), tokens.next()) {
         (Ok(index), Some(parent)) => format!("item {} of `{parent}`", index + 1),

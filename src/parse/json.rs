@@ -5,10 +5,7 @@
 //! explicit stack, capped at [`MAX_DEPTH`]), and never panics: every slice it takes starts and
 //! ends next to an ASCII byte or at the ends of the text, so it is always on a char boundary.
 
-use super::{
-    Entry, MAX_DEPTH, Node, NodeKind, ParseError, Segment, Span, Str, StrStyle, index_pointer,
-    key_pointer,
-};
+use super::{Entry, MAX_DEPTH, Node, NodeKind, ParseError, Pointer, Segment, Span, Str, StrStyle};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -109,12 +106,12 @@ enum Expected {
 enum Frame {
     Array {
         open: usize,
-        pointer: String,
+        pointer: Pointer,
         first: usize,
     },
     Object {
         open: usize,
-        pointer: String,
+        pointer: Pointer,
         first: usize,
         /// The key whose value is being parsed.
         key: String,
@@ -239,7 +236,7 @@ impl Parser<'_> {
         let mut items: Vec<Node> = Vec::new();
         let mut entries: Vec<Entry> = Vec::new();
         // The pointer of the value about to be parsed.
-        let mut pointer = String::new();
+        let mut pointer = Pointer::root();
         'value: loop {
             self.skip_ws();
             let open = stack.last().map(Frame::open);
@@ -260,7 +257,7 @@ impl Parser<'_> {
                             what: "object",
                         });
                         let (key, key_span) = self.parse_key(here)?;
-                        let child = key_pointer(&pointer, &key);
+                        let child = pointer.key(&key);
                         stack.push(Frame::Object {
                             open: start,
                             pointer,
@@ -282,7 +279,7 @@ impl Parser<'_> {
                         self.pos += 1;
                         Node::new(NodeKind::Array(Vec::new()), start..self.pos, pointer)
                     } else {
-                        let child = index_pointer(&pointer, 0);
+                        let child = pointer.index(0);
                         stack.push(Frame::Array {
                             open: start,
                             pointer,
@@ -334,7 +331,7 @@ impl Parser<'_> {
                         match self.peek() {
                             Some(b',') => {
                                 self.after_comma(b']')?;
-                                pointer = index_pointer(parent, items.len() - *first);
+                                pointer = parent.index(items.len() - *first);
                                 stack.push(frame);
                                 continue 'value;
                             }
@@ -357,7 +354,7 @@ impl Parser<'_> {
                             Some(b',') => {
                                 self.after_comma(b'}')?;
                                 let (next_key, next_span) = self.parse_key(open)?;
-                                pointer = key_pointer(parent, &next_key);
+                                pointer = parent.key(&next_key);
                                 *key = next_key;
                                 *key_span = next_span;
                                 stack.push(frame);

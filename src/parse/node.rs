@@ -1,9 +1,10 @@
 //! The value tree every manifest is parsed into: JSON and YAML alike, every key and value with
 //! its byte span and JSON Pointer, so any rule can point anywhere without knowing the format.
 
+use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// A byte range into the file's source text (the whole text, including any UTF-8 BOM).
 pub type Span = Range<usize>;
@@ -17,7 +18,7 @@ pub struct Node {
     /// its last byte (`{`..`}` for flow/JSON, first entry to end of last entry for block YAML).
     pub span: Span,
     /// RFC 6901 pointer from the document root, e.g. `/tools/3/inputSchema/properties/api_key`.
-    pub pointer: String,
+    pub pointer: Pointer,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -135,7 +136,7 @@ pub struct Segment {
 }
 
 impl Node {
-    pub fn new(kind: NodeKind, span: Span, pointer: String) -> Self {
+    pub fn new(kind: NodeKind, span: Span, pointer: Pointer) -> Self {
         Node {
             kind,
             span,
@@ -256,9 +257,9 @@ impl Node {
     }
 
     /// Re-points this subtree at `span` (the use site of a YAML alias) under `pointer`.
-    pub fn relocate(&mut self, span: &Span, pointer: &str) {
+    pub fn relocate(&mut self, span: &Span, pointer: &Pointer) {
         self.span = span.clone();
-        self.pointer = pointer.to_string();
+        self.pointer = pointer.clone();
         match &mut self.kind {
             NodeKind::String(s) => {
                 s.style = StrStyle::Opaque;
@@ -267,15 +268,13 @@ impl Node {
             }
             NodeKind::Array(items) => {
                 for (index, item) in items.iter_mut().enumerate() {
-                    item.relocate(span, &index_pointer(pointer, index));
+                    item.relocate(span, &pointer.index(index));
                 }
             }
             NodeKind::Object(entries) => {
                 for entry in entries {
                     entry.key_span = span.clone();
-                    entry
-                        .value
-                        .relocate(span, &key_pointer(pointer, &entry.key));
+                    entry.value.relocate(span, &pointer.key(&entry.key));
                 }
             }
             _ => {}
@@ -347,33 +346,233 @@ fn map_offset(segments: &[Segment], offset: usize, is_end: bool) -> Option<usize
     })
 }
 
-/// `parent/key`, the key escaped, allocated to size (`format!` would reserve about twice the
-/// parent's length, which adds up over a deep or aliased tree).
-pub(crate) fn key_pointer(parent: &str, key: &str) -> String {
-    let mut pointer = String::with_capacity(parent.len() + 1 + key.len());
-    pointer.push_str(parent);
-    pointer.push('/');
-    if key.contains(['~', '/']) {
-        for ch in key.chars() {
-            match ch {
-                '~' => pointer.push_str("~0"),
-                '/' => pointer.push_str("~1"),
-                _ => pointer.push(ch),
-            }
-        }
-    } else {
-        pointer.push_str(key);
-    }
-    pointer
+/// An RFC 6901 pointer: its parent's pointer (shared, not copied) and one token of its own.
+/// Every node has one, so a copied path would make long keys nested deep cost the square of
+/// the depth; shared, each node costs its own token. The text is written out on demand
+/// ([`fmt::Display`]), which rules need only for the nodes they report.
+#[derive(Clone, Default)]
+pub struct Pointer(Option<Arc<Link>>);
+
+struct Link {
+    parent: Pointer,
+    token: Token,
 }
 
-/// `parent/index`, allocated to size.
-pub(crate) fn index_pointer(parent: &str, index: usize) -> String {
-    let mut pointer = String::with_capacity(parent.len() + 8);
-    pointer.push_str(parent);
-    // Writing to a String cannot fail.
-    let _ = write!(pointer, "/{index}");
-    pointer
+enum Token {
+    /// A key, escaped (`~0`, `~1`), of up to [`SHORT_KEY`] bytes: most keys, kept in the
+    /// link itself rather than in an allocation of their own.
+    Short {
+        len: u8,
+        bytes: [u8; SHORT_KEY],
+    },
+    /// A longer key, escaped.
+    Key(Box<str>),
+    Index(usize),
+}
+
+/// The longest key kept in a link: what fits beside the length in the space a boxed key
+/// takes anyway.
+const SHORT_KEY: usize = 22;
+const _: () = assert!(std::mem::size_of::<Token>() <= 24);
+
+impl Token {
+    /// `key`, escaped.
+    fn key(key: &str) -> Token {
+        let escaped = if key.contains(['~', '/']) {
+            Cow::Owned(escape_pointer_token(key))
+        } else {
+            Cow::Borrowed(key)
+        };
+        if escaped.len() <= SHORT_KEY {
+            let mut bytes = [0; SHORT_KEY];
+            bytes[..escaped.len()].copy_from_slice(escaped.as_bytes());
+            // At most SHORT_KEY (22), so the length fits in a byte.
+            let len = escaped.len() as u8;
+            return Token::Short { len, bytes };
+        }
+        Token::Key(escaped.into_owned().into_boxed_str())
+    }
+
+    /// The escaped key, for a key.
+    fn as_key(&self) -> Option<&str> {
+        match self {
+            // The bytes are a whole `str` copied in (`Token::key`): never invalid.
+            Token::Short { len, bytes } => {
+                Some(std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default())
+            }
+            Token::Key(key) => Some(key),
+            Token::Index(_) => None,
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Token::Index(index) => index
+                .checked_ilog10()
+                .map_or(1, |digits| digits as usize + 1),
+            key => key.as_key().map_or(0, str::len),
+        }
+    }
+
+    fn same(&self, other: &Token) -> bool {
+        match (self, other) {
+            (Token::Index(a), Token::Index(b)) => a == b,
+            // `/3` written as a key and as an index.
+            (Token::Index(index), key) | (key, Token::Index(index)) => {
+                key.as_key() == Some(index.to_string().as_str())
+            }
+            (a, b) => a.as_key() == b.as_key(),
+        }
+    }
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Index(index) => write!(f, "{index}"),
+            key => f.write_str(key.as_key().unwrap_or_default()),
+        }
+    }
+}
+
+impl Pointer {
+    /// The document root: `""`.
+    pub fn root() -> Self {
+        Pointer(None)
+    }
+
+    /// `self/key`, the key escaped.
+    pub fn key(&self, key: &str) -> Pointer {
+        self.child(Token::key(key))
+    }
+
+    /// `self/index`.
+    pub fn index(&self, index: usize) -> Pointer {
+        self.child(Token::Index(index))
+    }
+
+    fn child(&self, token: Token) -> Pointer {
+        Pointer(Some(Arc::new(Link {
+            parent: self.clone(),
+            token,
+        })))
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The pointer written out, allocated to size (a finding keeps it until the end).
+    pub fn written(&self) -> String {
+        let mut text = String::with_capacity(self.byte_len());
+        // Writing to a String cannot fail.
+        let _ = write!(text, "{self}");
+        text
+    }
+
+    /// The length of the written-out pointer, in bytes.
+    pub fn byte_len(&self) -> usize {
+        let mut len = 0;
+        let mut at = self;
+        while let Some(link) = &at.0 {
+            len += 1 + link.token.len();
+            at = &link.parent;
+        }
+        len
+    }
+
+    /// The bytes this pointer adds to its parent's: `/` and its token (0 for the root).
+    pub fn own_len(&self) -> usize {
+        self.0.as_ref().map_or(0, |link| 1 + link.token.len())
+    }
+
+    /// This pointer below `ancestor` (`""` for `ancestor` itself), or `None` when `ancestor`
+    /// is not a prefix of it.
+    pub fn strip_prefix(&self, ancestor: &Pointer) -> Option<String> {
+        let mut below = Vec::new();
+        let mut at = self;
+        while at != ancestor {
+            let link = at.0.as_ref()?;
+            below.push(&link.token);
+            at = &link.parent;
+        }
+        Some(write_tokens(below.into_iter().rev()))
+    }
+}
+
+/// `/token` for each token.
+fn write_tokens<'t>(tokens: impl Iterator<Item = &'t Token>) -> String {
+    let mut text = String::new();
+    for token in tokens {
+        // Writing to a String cannot fail.
+        let _ = write!(text, "/{token}");
+    }
+    text
+}
+
+impl fmt::Display for Pointer {
+    /// The parent first, recursively: the depth is bounded by the parsers' nesting limit, and
+    /// no list of tokens is allocated (a finding's pointer is written out between the
+    /// allocations that stay).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some(link) => write!(f, "{}/{}", link.parent, link.token),
+            None => Ok(()),
+        }
+    }
+}
+
+impl fmt::Debug for Pointer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_string(), f)
+    }
+}
+
+/// Equal when written out the same (a key `3` and an index 3 alike), as the strings were.
+impl PartialEq for Pointer {
+    fn eq(&self, other: &Pointer) -> bool {
+        let (mut a, mut b) = (self, other);
+        loop {
+            match (&a.0, &b.0) {
+                (None, None) => return true,
+                (Some(x), Some(y)) if Arc::ptr_eq(x, y) => return true,
+                (Some(x), Some(y)) if x.token.same(&y.token) => {
+                    a = &x.parent;
+                    b = &y.parent;
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+impl Eq for Pointer {}
+
+impl PartialEq<str> for Pointer {
+    fn eq(&self, other: &str) -> bool {
+        /// Consumes the expected text as the pointer is written out, failing at a difference.
+        struct Expect<'t>(&'t str);
+        impl fmt::Write for Expect<'_> {
+            fn write_str(&mut self, written: &str) -> fmt::Result {
+                self.0 = self.0.strip_prefix(written).ok_or(fmt::Error)?;
+                Ok(())
+            }
+        }
+        let mut expect = Expect(other);
+        write!(expect, "{self}").is_ok() && expect.0.is_empty()
+    }
+}
+
+impl PartialEq<&str> for Pointer {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
+
+impl PartialEq<String> for Pointer {
+    fn eq(&self, other: &String) -> bool {
+        *self == **other
+    }
 }
 
 pub fn escape_pointer_token(token: &str) -> String {
@@ -590,7 +789,7 @@ mod tests {
         let root = crate::parse::yaml::parse(src).expect("parses");
         let mut node = root.at_pointer("/a").expect("a").clone();
         assert_eq!(&src[node.source_range(src, 5..10)], "words");
-        node.relocate(&(26..28), "/b");
+        node.relocate(&(26..28), &Pointer::root().key("b"));
         assert_eq!(node.source_range(src, 5..10), 26..28);
     }
 
@@ -599,5 +798,83 @@ mod tests {
         fn check<T: Send + Sync + Clone>() {}
         check::<Node>();
         check::<Str>();
+        check::<Pointer>();
+    }
+
+    #[test]
+    fn pointers_write_out_as_rfc_6901_strings() {
+        let root = Pointer::root();
+        assert!(root.is_root());
+        assert_eq!(root.to_string(), "");
+        let tools = root.key("tools");
+        let key = tools.index(12).key("a/b~c").key("").index(0);
+        assert_eq!(key.to_string(), "/tools/12/a~1b~0c//0");
+        assert_eq!(format!("{key:?}"), "\"/tools/12/a~1b~0c//0\"");
+        for pointer in [&root, &tools, &key] {
+            let text = pointer.to_string();
+            assert_eq!(pointer.byte_len(), text.len());
+            assert_eq!(*pointer, text.as_str());
+        }
+        assert_eq!(key.own_len(), "/0".len());
+        assert_eq!(tools.index(1234).own_len(), "/1234".len());
+        assert_eq!(root.own_len(), 0);
+    }
+
+    #[test]
+    fn pointers_are_equal_when_written_out_the_same() {
+        let root = Pointer::root();
+        let a = root.key("a").index(3);
+        assert_eq!(a, root.key("a").key("3"));
+        assert_eq!(a, a.clone());
+        assert_ne!(a, root.key("a").key("03"));
+        assert_ne!(a, root.key("a").index(30));
+        assert_ne!(a, root.key("a"));
+        assert_ne!(root.key("a/b"), root.key("a").key("b"));
+        assert_eq!(root, Pointer::default());
+    }
+
+    #[test]
+    fn a_pointer_below_another_is_written_relative_to_it() {
+        let schema = Pointer::root().key("tools").index(0).key("inputSchema");
+        let deep = schema.key("properties").key("a~b").key("items");
+        assert_eq!(
+            deep.strip_prefix(&schema).as_deref(),
+            Some("/properties/a~0b/items")
+        );
+        assert_eq!(schema.strip_prefix(&schema).as_deref(), Some(""));
+        // An equal pointer built separately is the same prefix.
+        let again = Pointer::root().key("tools").key("0").key("inputSchema");
+        assert_eq!(
+            deep.strip_prefix(&again).as_deref(),
+            Some("/properties/a~0b/items")
+        );
+        assert_eq!(schema.strip_prefix(&deep), None);
+        assert_eq!(deep.strip_prefix(&Pointer::root().key("other")), None);
+    }
+
+    #[test]
+    fn long_keys_nested_deep_share_their_pointers() {
+        // 200 keys of 4 KiB, each inside the one before: written out, the innermost pointer
+        // is 800 KiB, and all of them together would be 80 MiB.
+        let key = "k".repeat(4096);
+        let depth = 200;
+        let text = format!(
+            "{}1{}",
+            format!("{{\"{key}\": ").repeat(depth),
+            "}".repeat(depth)
+        );
+        let root = crate::parse::json::parse(&text).expect("parses");
+        let mut node = &root;
+        let mut parent = root.pointer.clone();
+        while let Some(entry) = node.as_object().and_then(<[Entry]>::first) {
+            assert_eq!(
+                entry.value.pointer.strip_prefix(&parent).as_deref(),
+                Some(&*format!("/{key}"))
+            );
+            parent = entry.value.pointer.clone();
+            node = &entry.value;
+        }
+        assert_eq!(node.as_f64(), Some(1.0));
+        assert_eq!(node.pointer.byte_len(), depth * (key.len() + 1));
     }
 }

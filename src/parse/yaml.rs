@@ -19,10 +19,7 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Tag};
 use serde_json::Number;
 
-use super::{
-    Entry, MAX_DEPTH, Node, NodeKind, ParseError, Segment, Span, Str, StrStyle, index_pointer,
-    key_pointer,
-};
+use super::{Entry, MAX_DEPTH, Node, NodeKind, ParseError, Pointer, Segment, Span, Str, StrStyle};
 
 /// At most this many nodes may be copied in through aliases (a "billion laughs" document
 /// expands exponentially; this keeps it to a bounded amount of memory and time).
@@ -165,7 +162,7 @@ struct Frame {
     flow: bool,
     /// Flow: the opener's offset. Block: where the collection's first token is, if known.
     start: usize,
-    pointer: String,
+    pointer: Pointer,
     anchor: usize,
     /// The subtree's size so far.
     size: Size,
@@ -185,6 +182,8 @@ struct Size {
     count: usize,
     /// Approximate bytes: [`NODE_BYTES`] per node, plus its string value, its key and its
     /// pointer below the subtree's root (a copy's pointers add the use site's pointer to each).
+    /// Pointers share their prefixes now, so this overstates what a copy costs; it is still
+    /// counted in full so that the limits refuse the same documents.
     bytes: usize,
 }
 
@@ -313,10 +312,10 @@ impl<'a> Builder<'a> {
         Ok(match self.root {
             // An empty document (or none at all).
             Some(node) if node.kind == NodeKind::Null && node.span.is_empty() => {
-                Node::new(NodeKind::Null, 0..0, String::new())
+                Node::new(NodeKind::Null, 0..0, Pointer::root())
             }
             Some(node) => node,
-            None => Node::new(NodeKind::Null, 0..0, String::new()),
+            None => Node::new(NodeKind::Null, 0..0, Pointer::root()),
         })
     }
 
@@ -380,15 +379,15 @@ impl<'a> Builder<'a> {
         )
     }
 
-    fn child_pointer(&self) -> String {
+    fn child_pointer(&self) -> Pointer {
         let Some(frame) = self.stack.last() else {
-            return String::new();
+            return Pointer::root();
         };
         match &frame.children {
-            Children::Seq(items) => index_pointer(&frame.pointer, items.len()),
+            Children::Seq(items) => frame.pointer.index(items.len()),
             Children::Map { key, .. } => {
                 let key = key.as_ref().map_or("", |(key, _)| key.as_str());
-                key_pointer(&frame.pointer, key)
+                frame.pointer.key(key)
             }
         }
     }
@@ -462,7 +461,7 @@ impl<'a> Builder<'a> {
             return;
         };
         // The child's pointer below this collection: `/` and its token, for each of its nodes.
-        let suffix = node.pointer.len().saturating_sub(frame.pointer.len());
+        let suffix = node.pointer.own_len();
         frame.size.height = frame.size.height.max(size.height + 1);
         frame.size.count = frame.size.count.saturating_add(size.count);
         frame.size.bytes = frame
@@ -562,7 +561,7 @@ impl<'a> Builder<'a> {
         };
 
         if self.expecting_key() {
-            let node = Node::new(kind, span.clone(), String::new());
+            let node = Node::new(kind, span.clone(), Pointer::root());
             if anchor != 0 {
                 self.anchors.insert(anchor, Anchored::Key(node));
             }
@@ -723,7 +722,7 @@ impl<'a> Builder<'a> {
         let pointer = self.child_pointer();
         let bytes = size
             .bytes
-            .saturating_add(size.count.saturating_mul(pointer.len()));
+            .saturating_add(size.count.saturating_mul(pointer.byte_len()));
         self.charge(size.count, bytes, start)?;
         let Some(target) = self.anchored(id) else {
             return Err(self.error_at(unknown, start));

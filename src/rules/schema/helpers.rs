@@ -126,10 +126,10 @@ pub(crate) fn limits<'a>(tool: &Tool<'a>) -> Vec<Limit<'a>> {
 }
 
 /// The pointer of `node` relative to `schema` (`""` for the schema itself).
-pub(crate) fn relative_pointer<'n>(schema: &Node, node: &'n Node) -> &'n str {
+pub(crate) fn relative_pointer(schema: &Node, node: &Node) -> String {
     node.pointer
-        .strip_prefix(schema.pointer.as_str())
-        .unwrap_or(&node.pointer)
+        .strip_prefix(&schema.pointer)
+        .unwrap_or_else(|| node.pointer.written())
 }
 
 /// A number as people write it: `2`, not `2.0`.

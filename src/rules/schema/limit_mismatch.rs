@@ -33,14 +33,14 @@ impl Rule for LimitMismatch {
             }
             return;
         };
-        let mut subschemas: Vec<&str> = Vec::new();
+        let mut subschemas: Vec<String> = Vec::new();
         crate::normalize::schema::walk(schema, &mut |node| {
             subschemas.push(helpers::relative_pointer(schema, node));
         });
         for limit in &limits {
             let pointer = limit.pointer();
             let target = schema.at_pointer(pointer);
-            let is_subschema = subschemas.contains(&pointer)
+            let is_subschema = subschemas.iter().any(|at| at == pointer)
                 || target.is_some_and(|node| node.as_bool().is_some());
             match target {
                 Some(node) if is_subschema => check_bounds(limit, node, ctx),
@@ -61,7 +61,10 @@ impl Rule for LimitMismatch {
                          `/properties/options`"
                             .to_string()
                     } else {
-                        let candidates = subschemas.iter().copied().filter(|p| !p.is_empty());
+                        let candidates = subschemas
+                            .iter()
+                            .map(String::as_str)
+                            .filter(|p| !p.is_empty());
                         match crate::suggest::did_you_mean(pointer, candidates) {
                             Some(close) => format!("did you mean `{close}`?"),
                             None => "point `at` at the property the tool checks, e.g. \

@@ -60,7 +60,8 @@ impl Rule for SchemaEnforcedMinimum {
         };
         let limits = helpers::limits(tool);
         crate::normalize::schema::walk(schema, &mut |subschema| {
-            let at = helpers::relative_pointer(schema, subschema);
+            // Written out for the first finding only: most subschemas have none.
+            let mut at: Option<String> = None;
             for entry in subschema.as_object().unwrap_or_default() {
                 if !KEYWORDS.contains(&entry.key.as_str()) {
                     continue;
@@ -74,7 +75,8 @@ impl Rule for SchemaEnforcedMinimum {
                 {
                     continue;
                 }
-                let limit = limits.iter().find(|limit| limit.pointer() == at);
+                let at = at.get_or_insert_with(|| helpers::relative_pointer(schema, subschema));
+                let limit = limits.iter().find(|limit| limit.pointer() == at.as_str());
                 let help = help(entry, value, at, limit);
                 ctx.report(
                     Field::InputSchema,

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Time and peak RSS of each hostile input of RELIABILITY.md (bench/hostile.py writes them to
+# bench/.cache/hostile), for one or more release binaries: the best time and the highest peak
+# of 3 runs each, with all rules (`lint --no-config`); MB are MiB. A benchmark, not a test.
+#
+#   bench/hostile.sh [BINARY...]      (default target/release/toolcheck)
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DIR=$ROOT/bench/.cache/hostile
+if [ $# -eq 0 ]; then
+  set -- "$ROOT/target/release/toolcheck"
+fi
+if [ ! -x /usr/bin/time ]; then
+  echo "/usr/bin/time (GNU time) not found: install it (apt-get install time)" >&2
+  exit 2
+fi
+python3 "$ROOT/bench/hostile.py" "$DIR" || exit 2
+
+# name, output format, path
+cases=(
+  "dev-zero human /dev/zero"
+  "always-1mb json $DIR/always-1mb.json"
+  "folded-1mb json $DIR/folded-1mb.yaml"
+  "folded-20mb json $DIR/folded-20mb.yaml"
+  "laughs json $DIR/laughs.yaml"
+  "aliased-keys json $DIR/aliased-keys.yaml"
+  "tool-aliased json $DIR/tool-aliased.yaml"
+  "properties-100k json $DIR/properties-100k.json"
+  "spaces human $DIR/spaces.json"
+  "wide-always human $DIR/wide-always.json"
+  "firecrawl-oneline human $DIR/firecrawl-oneline.json"
+  "many-findings human $DIR/many-findings.json"
+  "many-findings json $DIR/many-findings.json"
+  "deep-keys-yaml json $DIR/deep-keys.yaml"
+  "deep-keys-json json $DIR/deep-keys.json"
+  "deep-tool json $DIR/deep-tool.json"
+)
+
+echo "| input | format | size | $(printf '%s | ' "$@")allowed |"
+echo "|---|---|---|$(printf -- '---|%.0s' "$@")---|"
+out=$(mktemp)
+for case in "${cases[@]}"; do
+  read -r name format path <<< "$case"
+  [ -e "$path" ] || continue
+  size=$(stat -L -c %s "$path" 2>/dev/null || echo 0)
+  [ -f "$path" ] || size=0
+  row="| $name | $format | $((size / 1024)) KiB |"
+  for bin in "$@"; do
+    best=""; peak=0; code=""
+    for _ in 1 2 3; do
+      /usr/bin/time -f "%e %M %x" -o "$out" "$bin" lint --no-config --format "$format" "$path" \
+        > /dev/null 2>&1
+      read -r wall rss code < <(tail -1 "$out")
+      if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then best=$wall; fi
+      [ "$rss" -gt "$peak" ] && peak=$rss
+    done
+    row="$row ${best} s, $((peak / 1024)) MB (exit $code) |"
+  done
+  # 10 times the input plus 100 MB, in MiB as the peaks are.
+  echo "$row $(( size * 10 / 1048576 + 100 )) MB |"
+done
+rm -f "$out"
