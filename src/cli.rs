@@ -390,7 +390,9 @@ fn lint(mut args: LintArgs) -> Result<i32> {
 /// (none when the config cannot be read: then only a change to it is noticed).
 fn watched_files(args: &LintArgs) -> Vec<PathBuf> {
     let Ok(config) = load_config(&args.config) else {
-        return Config::discover(&std::env::current_dir().unwrap_or_default())
+        let named = args.config.config.clone();
+        return named
+            .or_else(|| Config::discover(&std::env::current_dir().unwrap_or_default()))
             .into_iter()
             .collect();
     };
