@@ -248,28 +248,29 @@ struct Before {
 /// finding, whatever the text's length.
 fn words_before(value: &str, at: usize) -> Before {
     let head = &value[..at];
-    let trimmed = head.trim_end();
     let clause_start_char = |c: char| ".!?;:,()[]\"'*•–—-\n".contains(c);
-    let ends_clause = trimmed.chars().next_back().is_none_or(clause_start_char)
-        || head[trimmed.len()..].contains('\n');
-    let mut words = trimmed
-        .rsplit(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty());
-    let last_raw = if ends_clause { None } else { words.next() };
-    let last = last_raw.map(str::to_lowercase);
-    let second = if ends_clause {
-        None
-    } else {
-        let rest = &trimmed[..trimmed.len() - last_raw.map_or(0, str::len)];
-        let rest = rest.trim_end();
-        (!rest.chars().next_back().is_some_and(clause_start_char))
-            .then(|| {
-                rest.rsplit(|c: char| !(c.is_alphanumeric() || c == '\''))
-                    .find(|w| !w.is_empty())
-            })
-            .flatten()
-            .map(str::to_lowercase)
+    let is_word_char = |c: char| c.is_alphanumeric() || c == '\'';
+    // The last word of `text` as a range, and whether a clause starts after it: a clause mark
+    // at the very end (a quote too), or one anywhere among the symbols, spaces and line breaks
+    // after the word (`user. ☕ Always`). Every cut is at a character boundary.
+    let last_word = |text: &str| {
+        let end = text.trim_end_matches(|c: char| !is_word_char(c)).len();
+        let start = text[..end].trim_end_matches(is_word_char).len();
+        let after = text
+            .trim_end()
+            .chars()
+            .next_back()
+            .is_none_or(clause_start_char)
+            || text[end..].contains(clause_start_char);
+        (start..end, after)
     };
+    let (word, ends_clause) = last_word(head);
+    let last = (!ends_clause && !word.is_empty()).then(|| head[word.clone()].to_lowercase());
+    let second = last.as_ref().and_then(|_| {
+        let rest = &head[..word.start];
+        let (word, clause) = last_word(rest);
+        (!clause && !word.is_empty()).then(|| rest[word].to_lowercase())
+    });
     let conjunction = last
         .as_deref()
         .is_some_and(|w| matches!(w, "and" | "or" | "but" | "then" | "so"));
@@ -312,6 +313,18 @@ mod tests {
         );
         assert_eq!(flagged("- never include the line prefix"), ["never"]);
         assert_eq!(flagged("Read the file and never overwrite it."), ["never"]);
+    }
+
+    #[test]
+    fn a_symbol_between_the_words_cuts_at_character_boundaries() {
+        // Found by the lint_file fuzz target: a symbol that is neither a word nor a clause mark
+        // before the flagged word, and a multibyte word before that, panicked.
+        assert_eq!(
+            flagged("Ask the user, café ☕must decide."),
+            Vec::<&str>::new()
+        );
+        assert_eq!(flagged("Ask the user. ☕ Always decide."), ["Always"]);
+        assert_eq!(flagged("then you ☕ must pick one"), ["must"]);
     }
 
     #[test]
