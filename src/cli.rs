@@ -208,6 +208,7 @@ enum Format {
     Full,
     /// One line per finding: `path:line:col: CODE name message`
     Concise,
+    /// One versioned document for scripts (fields in the README)
     Json,
     /// SARIF 2.1.0, for GitHub code scanning
     Sarif,
