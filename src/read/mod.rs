@@ -2,6 +2,7 @@
 //! text ([`source`]).
 
 pub mod discover;
+pub mod invisible;
 pub mod sniff;
 pub mod source;
 

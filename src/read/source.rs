@@ -277,15 +277,18 @@ impl SourceFile {
                 excerpt_end = piece.rebase(content.end);
             }
         }
+        // Invisible characters are drawn as `<U+200B>`, so a span on one shows where it is
+        // (a file's byte order mark stays as it is).
+        let (text, shown) = if text.is_ascii() {
+            (text, excerpt_start..excerpt_end.max(excerpt_start))
+        } else {
+            super::invisible::make_visible(&text, excerpt_start..excerpt_end, first_line == 0)
+        };
         Excerpt {
             name: self.name.clone(),
             text,
             first_line,
-            span: (
-                excerpt_start,
-                excerpt_end.max(excerpt_start) - excerpt_start,
-            )
-                .into(),
+            span: (shown.start, shown.end - shown.start).into(),
             line: start_line,
             column: start - self.line_starts[start_line],
             more_lines,
