@@ -40,7 +40,7 @@ impl Rule for InvisibleCharacters {
 }
 
 /// The field a key of a tool definition holds.
-fn field_of(key: &str) -> Field {
+pub(crate) fn field_of(key: &str) -> Field {
     match key {
         "name" => Field::Name,
         "title" => Field::Title,

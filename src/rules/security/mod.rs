@@ -1,5 +1,6 @@
 //! Native checks of the `security` family; each rule's catalog entry is
 //! `rules/security/<rule-name>.yaml`.
 
+pub mod hidden_instructions;
 pub mod invisible_characters;
 pub mod secret_like_field_names;
