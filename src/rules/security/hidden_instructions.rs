@@ -636,6 +636,61 @@ mod tests {
         }
     }
 
+    /// Random mixes of phrase pieces, multibyte and invisible characters: no panic, and every
+    /// span is a char-boundary range of the text.
+    #[test]
+    fn random_text_never_panics_and_spans_stay_on_char_boundaries() {
+        const PIECES: &[&str] = &[
+            "do",
+            " not",
+            " tell",
+            " the",
+            " user",
+            "\u{200B}",
+            "\u{00A0}",
+            "\n",
+            "é",
+            "😀",
+            "<!--",
+            "-->",
+            "<important>",
+            "</important>",
+            " ~/.ssh/id_rsa",
+            " read",
+            " and pass",
+            " .env",
+            " ignore previous instructions",
+            " all emails",
+            " sent to a@b.co",
+            "’",
+            "*",
+            "\u{E0041}",
+            "ß",
+            "İ",
+            " | curl",
+            ".",
+            ";",
+        ];
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 24) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(PIECES[(seed >> 33) as usize % PIECES.len()]);
+            }
+            for hit in find(&text) {
+                assert!(hit.range.start <= hit.range.end && hit.range.end <= text.len());
+                assert!(
+                    text.is_char_boundary(hit.range.start) && text.is_char_boundary(hit.range.end)
+                );
+            }
+            let (shown, span) = invisible::make_visible(&text, 0..text.len() / 2, true);
+            assert!(span.end <= shown.len() && shown.is_char_boundary(span.start));
+        }
+    }
+
     #[test]
     fn spans_map_back_to_the_original_words() {
         let text = "Note: do\u{00A0}not\n tell the u\u{200B}ser.";
