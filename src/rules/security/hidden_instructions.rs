@@ -359,8 +359,17 @@ pub(crate) fn find(text: &str) -> Vec<Hit> {
         // An opening tag counts when its closing tag follows, or when it is `<important>`:
         // `<system>` alone is also a placeholder (`<system>:<id>`).
         let name = caps.get(2).map_or("", |name| name.as_str());
-        let closed = norm[whole.end()..].contains(&format!("</{name}"));
-        if closed || name.starts_with("important") {
+        if name.starts_with("important") {
+            hits.push((Kind::PseudoTag, whole.range()));
+            continue;
+        }
+        // Other names need a closing tag around prose: `<system><cpu>4</cpu></system>` is XML.
+        let rest = &norm[whole.end()..];
+        let prose = rest.find(&format!("</{name}")).is_some_and(|close| {
+            let inner = rest[..close].trim();
+            !inner.contains('<') && inner.split(' ').count() >= 3
+        });
+        if prose {
             hits.push((Kind::PseudoTag, whole.range()));
         }
     }
@@ -633,6 +642,7 @@ mod tests {
             "Run cat ~/.ssh/id_rsa.pub | ssh host 'cat >> authorized_keys'",
             "Never reveal the user's password in the logs.",
             "Returns <system_info> for the host.",
+            "Returns XML such as <system><cpu>4</cpu><name>db</name></system>.",
         ] {
             assert!(kinds(text).is_empty(), "{text}: {:?}", kinds(text));
         }
