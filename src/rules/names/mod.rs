@@ -1,3 +1,4 @@
 //! Native checks of the `names` family; each rule's catalog entry is `rules/names/<rule-name>.yaml`.
 
 pub mod duplicate_tool_name;
+pub mod inconsistent_name_style;

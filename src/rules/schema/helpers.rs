@@ -153,14 +153,202 @@ pub(crate) fn declared_types(schema: &Node) -> Vec<&str> {
     }
 }
 
+/// The entries of the schema root's `properties` (none when it has no such object).
+pub(crate) fn root_properties(schema: &Node) -> &[Entry] {
+    schema
+        .get("properties")
+        .and_then(Node::as_object)
+        .unwrap_or_default()
+}
+
+/// Whether `property` (a subschema of `root`) has a non-empty `description`, its own or that of
+/// the local definition its `$ref` points at.
+pub(crate) fn has_description(root: &Node, property: &Node) -> bool {
+    let described = |node: &Node| {
+        node.get("description")
+            .and_then(Node::as_str)
+            .is_some_and(|text| !text.trim().is_empty())
+    };
+    if described(property) {
+        return true;
+    }
+    match property.get("$ref").and_then(Node::as_str) {
+        Some(reference) => match resolve_ref(root, reference) {
+            Resolved::Found(target) => described(target),
+            // Whatever it points at, this rule cannot see it: no finding.
+            Resolved::Remote | Resolved::Missing => true,
+        },
+        None => false,
+    }
+}
+
+/// What a `$ref` resolves to inside one schema document.
+#[derive(Debug)]
+pub(crate) enum Resolved<'a> {
+    /// The node it points at.
+    Found(&'a Node),
+    /// A local reference (a JSON Pointer fragment or an anchor) that points at nothing.
+    Missing,
+    /// A reference to another document (a URL or a relative file) that no `$id` of this
+    /// schema names: it cannot be resolved without fetching it.
+    Remote,
+}
+
+/// Resolves `reference` against the schema document `root`, without fetching anything:
+/// `#` and `#/json/pointer` (percent-decoded, then `~0`/`~1`), `#anchor` (a `$anchor`,
+/// `$dynamicAnchor`, or a draft-07 `$id: "#anchor"`), and a URL that names an `$id` of the
+/// document (exactly, or by its last path segments), with either kind of fragment.
+pub(crate) fn resolve_ref<'a>(root: &'a Node, reference: &str) -> Resolved<'a> {
+    let (base, fragment) = match reference.split_once('#') {
+        Some((base, fragment)) => (base, fragment),
+        None => (reference, ""),
+    };
+    let document = if base.is_empty() {
+        root
+    } else {
+        match find_id(root, base) {
+            Some(node) => node,
+            None => return Resolved::Remote,
+        }
+    };
+    let fragment = percent_decode(fragment);
+    if fragment.is_empty() {
+        return Resolved::Found(document);
+    }
+    let found = if fragment.starts_with('/') {
+        document.at_pointer(&fragment)
+    } else {
+        find_anchor(document, &fragment)
+    };
+    match found {
+        Some(node) => Resolved::Found(node),
+        None => Resolved::Missing,
+    }
+}
+
+/// The subschema whose `$id` is `base`, or ends with `/base` (a relative reference resolved
+/// against the `$id` of an enclosing schema, approximately: never a false "missing").
+fn find_id<'a>(root: &'a Node, base: &str) -> Option<&'a Node> {
+    let base = base.trim_start_matches("./");
+    let mut found = None;
+    crate::normalize::schema::walk(root, &mut |subschema| {
+        if found.is_some() {
+            return;
+        }
+        let Some(id) = subschema.get("$id").and_then(Node::as_str) else {
+            return;
+        };
+        let id = id.split('#').next().unwrap_or_default();
+        let matches = !id.is_empty()
+            && (id == base
+                || id
+                    .strip_suffix(base)
+                    .is_some_and(|head| head.ends_with('/'))
+                || base
+                    .strip_suffix(id)
+                    .is_some_and(|head| head.ends_with('/')));
+        if matches {
+            found = Some(subschema);
+        }
+    });
+    found
+}
+
+/// The subschema that declares the anchor `name`.
+fn find_anchor<'a>(root: &'a Node, name: &str) -> Option<&'a Node> {
+    let mut found = None;
+    crate::normalize::schema::walk(root, &mut |subschema| {
+        if found.is_some() {
+            return;
+        }
+        let anchor = |key: &str| subschema.get(key).and_then(Node::as_str);
+        let declares = anchor("$anchor") == Some(name)
+            || anchor("$dynamicAnchor") == Some(name)
+            || anchor("$id").and_then(|id| id.strip_prefix('#')) == Some(name);
+        if declares {
+            found = Some(subschema);
+        }
+    });
+    found
+}
+
+/// `%XX` escapes decoded (a URI fragment); malformed escapes and invalid UTF-8 are kept as
+/// written.
+fn percent_decode(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_string();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        if byte == b'%' {
+            let hex = bytes
+                .get(index + 1..index + 3)
+                .and_then(|hex| std::str::from_utf8(hex).ok())
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+            if let Some(decoded) = hex {
+                out.push(decoded);
+                index += 3;
+                continue;
+            }
+        }
+        out.push(byte);
+        index += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::format_number;
+    use super::{Resolved, format_number, percent_decode, resolve_ref};
+    use crate::parse::parse;
 
     #[test]
     fn numbers_print_like_people_write_them() {
         assert_eq!(format_number(2.0), "2");
         assert_eq!(format_number(-3.0), "-3");
         assert_eq!(format_number(0.5), "0.5");
+    }
+
+    #[test]
+    fn percent_escapes_decode_and_bad_ones_stay() {
+        assert_eq!(percent_decode("/$defs/a%20b"), "/$defs/a b");
+        assert_eq!(percent_decode("%zz%2"), "%zz%2");
+        assert_eq!(percent_decode("%C3%A9"), "é");
+        assert_eq!(percent_decode("%FF"), "%FF");
+    }
+
+    #[test]
+    fn references_resolve_locally_or_are_remote() {
+        let schema = parse(
+            r##"{"$id": "https://x.test/s/root.json",
+                 "$defs": {"a/b": {"type": "string"}, "c~d": {"$anchor": "cd"},
+                           "e": {"$id": "e.json", "$defs": {"f": {}}}}}"##,
+            true,
+        )
+        .unwrap();
+        let found = |r: &str| matches!(resolve_ref(&schema, r), Resolved::Found(_));
+        assert!(found("#"));
+        assert!(found("#/$defs/a~1b"));
+        assert!(found("#/%24defs/c~0d"));
+        assert!(found("#cd"));
+        assert!(found("root.json#/$defs/a~1b"));
+        assert!(found("https://x.test/s/e.json#/$defs/f"));
+        assert!(found("e.json"));
+        assert!(matches!(
+            resolve_ref(&schema, "#/$defs/nope"),
+            Resolved::Missing
+        ));
+        assert!(matches!(resolve_ref(&schema, "#nope"), Resolved::Missing));
+        assert!(matches!(
+            resolve_ref(&schema, "https://other.test/x.json"),
+            Resolved::Remote
+        ));
+        assert!(matches!(
+            resolve_ref(&schema, "other.json#/a"),
+            Resolved::Remote
+        ));
     }
 }

@@ -1,0 +1,210 @@
+//! The check of `unknown-required-property`. Its code, docs and default options are in
+//! `rules/schema/unknown-required-property.yaml`.
+
+use std::collections::HashSet;
+
+use regex::Regex;
+use serde::Deserialize;
+
+use super::helpers::{Resolved, resolve_ref};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::Tool;
+use crate::normalize::schema::for_each_child;
+use crate::parse::Node;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnknownRequiredProperty {}
+
+/// Keywords whose subschemas apply to the same instance as their parent: a `required` in one
+/// of them may name a property the parent or a sibling declares, and their properties count
+/// for the parent's `required`.
+const SAME_INSTANCE_LISTS: &[&str] = &["allOf", "anyOf", "oneOf"];
+const SAME_INSTANCE_SINGLE: &[&str] = &["if", "then", "else", "not"];
+
+/// How far `$ref`s and combinators are followed to collect the names an object declares.
+const MAX_HOPS: usize = 16;
+
+/// What an object schema declares, for its `required` list.
+#[derive(Default)]
+struct Declared<'a> {
+    names: HashSet<&'a str>,
+    patterns: Vec<&'a str>,
+    /// A part this rule cannot see (a remote `$ref`, a bad pattern): any name may be declared.
+    open: bool,
+}
+
+impl<'a> Declared<'a> {
+    fn declares(&self, name: &str) -> bool {
+        self.open
+            || self.names.contains(name)
+            || self
+                .patterns
+                .iter()
+                .any(|pattern| Regex::new(pattern).map_or(true, |re| re.is_match(name)))
+    }
+
+    /// Adds what `schema` declares, and what its same-instance parts (`allOf`, `$ref`, ...)
+    /// declare.
+    fn collect(
+        &mut self,
+        root: &'a Node,
+        schema: &'a Node,
+        hops: usize,
+        seen: &mut HashSet<usize>,
+    ) {
+        if hops > MAX_HOPS {
+            self.open = true;
+            return;
+        }
+        // A `$ref` chain may loop: each node is collected once (by address; few per object).
+        let address = schema as *const Node as usize;
+        if !seen.insert(address) {
+            return;
+        }
+        if let Some(properties) = schema.get("properties").and_then(Node::as_object) {
+            self.names
+                .extend(properties.iter().map(|entry| entry.key.as_str()));
+        }
+        if let Some(patterns) = schema.get("patternProperties").and_then(Node::as_object) {
+            self.patterns
+                .extend(patterns.iter().map(|entry| entry.key.as_str()));
+        }
+        if let Some(dependent) = schema.get("dependentSchemas").and_then(Node::as_object) {
+            for entry in dependent {
+                self.collect(root, &entry.value, hops + 1, seen);
+            }
+        }
+        for key in SAME_INSTANCE_LISTS {
+            for branch in schema.get(key).and_then(Node::as_array).unwrap_or_default() {
+                self.collect(root, branch, hops + 1, seen);
+            }
+        }
+        for key in SAME_INSTANCE_SINGLE {
+            if let Some(branch) = schema.get(key) {
+                self.collect(root, branch, hops + 1, seen);
+            }
+        }
+        if let Some(reference) = schema.get("$ref") {
+            match reference.as_str().map(|r| resolve_ref(root, r)) {
+                Some(Resolved::Found(target)) => self.collect(root, target, hops + 1, seen),
+                _ => self.open = true,
+            }
+        }
+        if schema.get("$dynamicRef").is_some() || schema.get("$recursiveRef").is_some() {
+            self.open = true;
+        }
+    }
+}
+
+impl Rule for UnknownRequiredProperty {
+    fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
+        let Some(schema) = tool.input_schema() else {
+            return;
+        };
+        check(schema, schema, None, ctx);
+    }
+}
+
+/// Checks `schema` and its subschemas. `inherited` is what the enclosing object declares when
+/// `schema` is one of its combinator branches (applies to the same instance).
+fn check<'a>(
+    root: &'a Node,
+    schema: &'a Node,
+    inherited: Option<&Declared<'a>>,
+    ctx: &mut Ctx<'_>,
+) {
+    if schema.as_object().is_none() {
+        return;
+    }
+    let required = schema
+        .get("required")
+        .and_then(Node::as_array)
+        .unwrap_or_default();
+    let mut declared = Declared::default();
+    let mut own: Option<Declared<'a>> = None;
+    let needs_declared = !required.is_empty()
+        || SAME_INSTANCE_LISTS
+            .iter()
+            .chain(SAME_INSTANCE_SINGLE)
+            .any(|key| schema.get(key).is_some());
+    if needs_declared {
+        declared.collect(root, schema, 0, &mut HashSet::new());
+        if let Some(parent) = inherited {
+            declared.open |= parent.open;
+            declared.names.extend(parent.names.iter().copied());
+            declared.patterns.extend(parent.patterns.iter().copied());
+        }
+        own = Some(declared);
+    }
+    if let Some(declared) = &own {
+        for item in required {
+            // Not a string: `invalid-json-schema` reports it.
+            let Some(name) = item.as_str() else {
+                continue;
+            };
+            if declared.declares(name) {
+                continue;
+            }
+            let help = if declared.names.is_empty() {
+                format!(
+                    "declare `{name}` under `properties` with a type and a description, or \
+                     remove it from `required`"
+                )
+            } else {
+                format!(
+                    "declare `{name}` under `properties`, fix the spelling, or remove it from \
+                     `required`; a model asked for a property it has never seen invents one"
+                )
+            };
+            ctx.report(
+                Field::InputSchema,
+                Target::Value(item),
+                format!("`required` names `{name}`, which is not a declared property"),
+            )
+            .help(help);
+        }
+    }
+    // Branches that apply to this same instance inherit what it declares.
+    for key in SAME_INSTANCE_LISTS {
+        for branch in schema.get(key).and_then(Node::as_array).unwrap_or_default() {
+            check(root, branch, own.as_ref(), ctx);
+        }
+    }
+    for key in SAME_INSTANCE_SINGLE {
+        if let Some(branch) = schema.get(key) {
+            check(root, branch, own.as_ref(), ctx);
+        }
+    }
+    if let Some(dependent) = schema.get("dependentSchemas").and_then(Node::as_object) {
+        for entry in dependent {
+            check(root, &entry.value, own.as_ref(), ctx);
+        }
+    }
+    // Every other subschema is a new instance.
+    let same_instance: HashSet<*const Node> = SAME_INSTANCE_LISTS
+        .iter()
+        .filter_map(|key| schema.get(key).and_then(Node::as_array))
+        .flatten()
+        .chain(
+            SAME_INSTANCE_SINGLE
+                .iter()
+                .filter_map(|key| schema.get(key)),
+        )
+        .chain(
+            schema
+                .get("dependentSchemas")
+                .and_then(Node::as_object)
+                .unwrap_or_default()
+                .iter()
+                .map(|entry| &entry.value),
+        )
+        .map(|node| node as *const Node)
+        .collect();
+    for_each_child(schema, &mut |child| {
+        if !same_instance.contains(&(child as *const Node)) {
+            check(root, child, None, ctx);
+        }
+    });
+}
