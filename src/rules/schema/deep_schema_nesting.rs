@@ -38,13 +38,15 @@ impl Rule for DeepSchemaNesting {
         let Some(schema) = tool.input_schema() else {
             return;
         };
-        self.visit(schema, 0, ctx);
+        self.visit(schema, 0, &mut false, ctx);
     }
 }
 
 impl DeepSchemaNesting {
-    /// `depth` is the number of objects and arrays around the value `schema` describes.
-    fn visit(&self, schema: &Node, depth: usize, ctx: &mut Ctx<'_>) {
+    /// `depth` is the number of objects and arrays around the value `schema` describes;
+    /// `flagged` whether the innermost of them already has a finding (one per container: its
+    /// fields or alternatives past the limit are one problem).
+    fn visit(&self, schema: &Node, depth: usize, flagged: &mut bool, ctx: &mut Ctx<'_>) {
         if schema.as_object().is_none() {
             return;
         }
@@ -54,7 +56,11 @@ impl DeepSchemaNesting {
             depth
         };
         if depth > self.max_depth {
-            // The first level past the limit stands for the whole branch below it.
+            // The first level past the limit stands for the whole branch below it, and for
+            // its siblings.
+            if std::mem::replace(flagged, true) {
+                return;
+            }
             ctx.report(
                 Field::InputSchema,
                 Target::Start(schema),
@@ -70,14 +76,22 @@ impl DeepSchemaNesting {
             );
             return;
         }
+        // The values inside this one share its flag; a schema that is no container passes
+        // its parent's on.
+        let mut own = false;
+        let inner: &mut bool = if is_container(schema) {
+            &mut own
+        } else {
+            &mut *flagged
+        };
         for key in CHILD_SINGLE {
             if let Some(child) = schema.get(key) {
-                self.visit(child, depth, ctx);
+                self.visit(child, depth, inner, ctx);
             }
         }
         for key in CHILD_LISTS {
             for child in schema.get(key).and_then(Node::as_array).unwrap_or_default() {
-                self.visit(child, depth, ctx);
+                self.visit(child, depth, inner, ctx);
             }
         }
         for key in CHILD_MAPS {
@@ -86,7 +100,7 @@ impl DeepSchemaNesting {
                 .and_then(Node::as_object)
                 .unwrap_or_default()
             {
-                self.visit(&entry.value, depth, ctx);
+                self.visit(&entry.value, depth, inner, ctx);
             }
         }
         // A combinator branch describes this same value: the level is already counted.
@@ -97,12 +111,12 @@ impl DeepSchemaNesting {
         };
         for key in SAME_LISTS {
             for branch in schema.get(key).and_then(Node::as_array).unwrap_or_default() {
-                self.visit(branch, outer, ctx);
+                self.visit(branch, outer, flagged, ctx);
             }
         }
         for key in SAME_SINGLE {
             if let Some(branch) = schema.get(key) {
-                self.visit(branch, outer, ctx);
+                self.visit(branch, outer, flagged, ctx);
             }
         }
         for key in DEFINITIONS {
@@ -111,7 +125,7 @@ impl DeepSchemaNesting {
                 .and_then(Node::as_object)
                 .unwrap_or_default()
             {
-                self.visit(&entry.value, 0, ctx);
+                self.visit(&entry.value, 0, &mut false, ctx);
             }
         }
     }

@@ -1,6 +1,9 @@
 //! Shared by the schema rules: the native manifest's `limits` entries, pointers relative to the
 //! input schema, and number formatting for messages.
 
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node};
 
@@ -161,9 +164,9 @@ pub(crate) fn root_properties(schema: &Node) -> &[Entry] {
         .unwrap_or_default()
 }
 
-/// Whether `property` (a subschema of `root`) has a non-empty `description`, its own or that of
-/// the local definition its `$ref` points at.
-pub(crate) fn has_description(root: &Node, property: &Node) -> bool {
+/// Whether `property` has a non-empty `description`, its own or that of the local definition its
+/// `$ref` points at.
+pub(crate) fn has_description(refs: &Refs<'_>, property: &Node) -> bool {
     let described = |node: &Node| {
         node.get("description")
             .and_then(Node::as_str)
@@ -173,7 +176,7 @@ pub(crate) fn has_description(root: &Node, property: &Node) -> bool {
         return true;
     }
     match property.get("$ref").and_then(Node::as_str) {
-        Some(reference) => match resolve_ref(root, reference) {
+        Some(reference) => match refs.resolve(reference) {
             Resolved::Found(target) => described(target),
             // Whatever it points at, this rule cannot see it: no finding.
             Resolved::Remote | Resolved::Missing => true,
@@ -194,82 +197,108 @@ pub(crate) enum Resolved<'a> {
     Remote,
 }
 
-/// Resolves `reference` against the schema document `root`, without fetching anything:
-/// `#` and `#/json/pointer` (percent-decoded, then `~0`/`~1`), `#anchor` (a `$anchor`,
+/// Resolves `$ref`s inside one schema document, without fetching anything: `#` and
+/// `#/json/pointer` (percent-decoded, then `~0`/`~1`), `#anchor` (a `$anchor`,
 /// `$dynamicAnchor`, or a draft-07 `$id: "#anchor"`), and a URL that names an `$id` of the
 /// document (exactly, or by its last path segments), with either kind of fragment.
-pub(crate) fn resolve_ref<'a>(root: &'a Node, reference: &str) -> Resolved<'a> {
-    let (base, fragment) = match reference.split_once('#') {
-        Some((base, fragment)) => (base, fragment),
-        None => (reference, ""),
-    };
-    let document = if base.is_empty() {
-        root
-    } else {
-        match find_id(root, base) {
-            Some(node) => node,
-            None => return Resolved::Remote,
-        }
-    };
-    let fragment = percent_decode(fragment);
-    if fragment.is_empty() {
-        return Resolved::Found(document);
-    }
-    let found = if fragment.starts_with('/') {
-        document.at_pointer(&fragment)
-    } else {
-        find_anchor(document, &fragment)
-    };
-    match found {
-        Some(node) => Resolved::Found(node),
-        None => Resolved::Missing,
-    }
+///
+/// The `$id`s and anchors are indexed on the first reference that needs them, once per
+/// schema, so each reference costs a lookup.
+pub(crate) struct Refs<'a> {
+    root: &'a Node,
+    index: OnceCell<Index<'a>>,
 }
 
-/// The subschema whose `$id` is `base`, or ends with `/base` (a relative reference resolved
-/// against the `$id` of an enclosing schema, approximately: never a false "missing").
-fn find_id<'a>(root: &'a Node, base: &str) -> Option<&'a Node> {
-    let base = base.trim_start_matches("./");
-    let mut found = None;
-    crate::normalize::schema::walk(root, &mut |subschema| {
-        if found.is_some() {
-            return;
+#[derive(Default)]
+struct Index<'a> {
+    /// Every `$id` (without fragment) and each of its tails after a `/`, to its subschema.
+    ids: HashMap<&'a str, &'a Node>,
+    /// Every anchor name, to its subschema (anchors of all embedded documents together:
+    /// never a false "missing").
+    anchors: HashMap<&'a str, &'a Node>,
+}
+
+impl<'a> Refs<'a> {
+    pub(crate) fn new(root: &'a Node) -> Self {
+        Refs {
+            root,
+            index: OnceCell::new(),
         }
-        let Some(id) = subschema.get("$id").and_then(Node::as_str) else {
-            return;
+    }
+
+    fn index(&self) -> &Index<'a> {
+        self.index.get_or_init(|| {
+            let mut index = Index::default();
+            crate::normalize::schema::walk(self.root, &mut |subschema| {
+                let text = |key: &str| subschema.get(key).and_then(Node::as_str);
+                for key in ["$anchor", "$dynamicAnchor"] {
+                    if let Some(name) = text(key) {
+                        index.anchors.entry(name).or_insert(subschema);
+                    }
+                }
+                let Some(id) = text("$id") else {
+                    return;
+                };
+                if let Some(name) = id.strip_prefix('#') {
+                    index.anchors.entry(name).or_insert(subschema);
+                    return;
+                }
+                let id = id.split('#').next().unwrap_or_default();
+                if id.is_empty() {
+                    return;
+                }
+                index.ids.entry(id).or_insert(subschema);
+                for (at, _) in id.match_indices('/') {
+                    let tail = &id[at + 1..];
+                    if !tail.is_empty() {
+                        index.ids.entry(tail).or_insert(subschema);
+                    }
+                }
+            });
+            index
+        })
+    }
+
+    /// The subschema whose `$id` is `base`, ends with `/base`, or is a tail of `base` (a
+    /// relative `$id` resolved against an enclosing one, approximately).
+    fn find_id(&self, base: &str) -> Option<&'a Node> {
+        let base = base.trim_start_matches("./");
+        let ids = &self.index().ids;
+        if let Some(node) = ids.get(base) {
+            return Some(node);
+        }
+        base.match_indices('/')
+            .map(|(at, _)| &base[at + 1..])
+            .find_map(|tail| ids.get(tail).copied())
+    }
+
+    pub(crate) fn resolve(&self, reference: &str) -> Resolved<'a> {
+        let (base, fragment) = match reference.split_once('#') {
+            Some((base, fragment)) => (base, fragment),
+            None => (reference, ""),
         };
-        let id = id.split('#').next().unwrap_or_default();
-        let matches = !id.is_empty()
-            && (id == base
-                || id
-                    .strip_suffix(base)
-                    .is_some_and(|head| head.ends_with('/'))
-                || base
-                    .strip_suffix(id)
-                    .is_some_and(|head| head.ends_with('/')));
-        if matches {
-            found = Some(subschema);
+        let document = if base.is_empty() {
+            self.root
+        } else {
+            match self.find_id(base) {
+                Some(node) => node,
+                None => return Resolved::Remote,
+            }
+        };
+        let fragment = percent_decode(fragment);
+        if fragment.is_empty() {
+            return Resolved::Found(document);
         }
-    });
-    found
-}
-
-/// The subschema that declares the anchor `name`.
-fn find_anchor<'a>(root: &'a Node, name: &str) -> Option<&'a Node> {
-    let mut found = None;
-    crate::normalize::schema::walk(root, &mut |subschema| {
-        if found.is_some() {
-            return;
+        let found = if fragment.starts_with('/') {
+            document.at_pointer(&fragment)
+        } else {
+            self.index().anchors.get(fragment.as_str()).copied()
+        };
+        match found {
+            Some(node) => Resolved::Found(node),
+            None => Resolved::Missing,
         }
-        let anchor = |key: &str| subschema.get(key).and_then(Node::as_str);
-        let declares = anchor("$anchor") == Some(name)
-            || anchor("$dynamicAnchor") == Some(name)
-            || anchor("$id").and_then(|id| id.strip_prefix('#')) == Some(name);
-        if declares {
-            found = Some(subschema);
-        }
-    });
-    found
+    }
 }
 
 /// `%XX` escapes decoded (a URI fragment); malformed escapes and invalid UTF-8 are kept as
@@ -302,7 +331,7 @@ fn percent_decode(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Resolved, format_number, percent_decode, resolve_ref};
+    use super::{Refs, Resolved, format_number, percent_decode};
     use crate::parse::parse;
 
     #[test]
@@ -329,7 +358,8 @@ mod tests {
             true,
         )
         .unwrap();
-        let found = |r: &str| matches!(resolve_ref(&schema, r), Resolved::Found(_));
+        let refs = Refs::new(&schema);
+        let found = |r: &str| matches!(refs.resolve(r), Resolved::Found(_));
         assert!(found("#"));
         assert!(found("#/$defs/a~1b"));
         assert!(found("#/%24defs/c~0d"));
@@ -337,18 +367,12 @@ mod tests {
         assert!(found("root.json#/$defs/a~1b"));
         assert!(found("https://x.test/s/e.json#/$defs/f"));
         assert!(found("e.json"));
+        assert!(matches!(refs.resolve("#/$defs/nope"), Resolved::Missing));
+        assert!(matches!(refs.resolve("#nope"), Resolved::Missing));
         assert!(matches!(
-            resolve_ref(&schema, "#/$defs/nope"),
-            Resolved::Missing
-        ));
-        assert!(matches!(resolve_ref(&schema, "#nope"), Resolved::Missing));
-        assert!(matches!(
-            resolve_ref(&schema, "https://other.test/x.json"),
+            refs.resolve("https://other.test/x.json"),
             Resolved::Remote
         ));
-        assert!(matches!(
-            resolve_ref(&schema, "other.json#/a"),
-            Resolved::Remote
-        ));
+        assert!(matches!(refs.resolve("other.json#/a"), Resolved::Remote));
     }
 }

@@ -17,12 +17,13 @@ impl Rule for UndescribedParameter {
         let Some(schema) = tool.input_schema() else {
             return;
         };
+        let refs = helpers::Refs::new(schema);
         for entry in helpers::root_properties(schema) {
             // `true` and `{}` are `unconstrained-property`'s; a non-object is a broken schema.
             let Some(fields) = entry.value.as_object() else {
                 continue;
             };
-            if fields.is_empty() || helpers::has_description(schema, &entry.value) {
+            if fields.is_empty() || helpers::has_description(&refs, &entry.value) {
                 continue;
             }
             let name = &entry.key;

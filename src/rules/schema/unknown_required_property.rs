@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use regex::Regex;
 use serde::Deserialize;
 
-use super::helpers::{Resolved, resolve_ref};
+use super::helpers::{Refs, Resolved};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::Tool;
@@ -49,7 +49,7 @@ impl<'a> Declared<'a> {
     /// declare.
     fn collect(
         &mut self,
-        root: &'a Node,
+        root: &Refs<'a>,
         schema: &'a Node,
         hops: usize,
         seen: &mut HashSet<usize>,
@@ -87,7 +87,7 @@ impl<'a> Declared<'a> {
             }
         }
         if let Some(reference) = schema.get("$ref") {
-            match reference.as_str().map(|r| resolve_ref(root, r)) {
+            match reference.as_str().map(|r| root.resolve(r)) {
                 Some(Resolved::Found(target)) => self.collect(root, target, hops + 1, seen),
                 _ => self.open = true,
             }
@@ -103,18 +103,13 @@ impl Rule for UnknownRequiredProperty {
         let Some(schema) = tool.input_schema() else {
             return;
         };
-        check(schema, schema, None, ctx);
+        check(&Refs::new(schema), schema, &[], ctx);
     }
 }
 
-/// Checks `schema` and its subschemas. `inherited` is what the enclosing object declares when
-/// `schema` is one of its combinator branches (applies to the same instance).
-fn check<'a>(
-    root: &'a Node,
-    schema: &'a Node,
-    inherited: Option<&Declared<'a>>,
-    ctx: &mut Ctx<'_>,
-) {
+/// Checks `schema` and its subschemas. `inherited` is what the enclosing objects declare when
+/// `schema` is one of their combinator branches (they apply to the same instance).
+fn check<'a>(root: &Refs<'a>, schema: &'a Node, inherited: &[&Declared<'a>], ctx: &mut Ctx<'_>) {
     if schema.as_object().is_none() {
         return;
     }
@@ -122,32 +117,29 @@ fn check<'a>(
         .get("required")
         .and_then(Node::as_array)
         .unwrap_or_default();
-    let mut declared = Declared::default();
-    let mut own: Option<Declared<'a>> = None;
     let needs_declared = !required.is_empty()
         || SAME_INSTANCE_LISTS
             .iter()
             .chain(SAME_INSTANCE_SINGLE)
+            .chain(&["dependentSchemas"])
             .any(|key| schema.get(key).is_some());
-    if needs_declared {
+    let mut chain = inherited.to_vec();
+    let own = needs_declared.then(|| {
+        let mut declared = Declared::default();
         declared.collect(root, schema, 0, &mut HashSet::new());
-        if let Some(parent) = inherited {
-            declared.open |= parent.open;
-            declared.names.extend(parent.names.iter().copied());
-            declared.patterns.extend(parent.patterns.iter().copied());
-        }
-        own = Some(declared);
-    }
+        declared
+    });
     if let Some(declared) = &own {
+        chain.push(declared);
         for item in required {
             // Not a string: `invalid-json-schema` reports it.
             let Some(name) = item.as_str() else {
                 continue;
             };
-            if declared.declares(name) {
+            if chain.iter().any(|declared| declared.declares(name)) {
                 continue;
             }
-            let help = if declared.names.is_empty() {
+            let help = if chain.iter().all(|declared| declared.names.is_empty()) {
                 format!(
                     "declare `{name}` under `properties` with a type and a description, or \
                      remove it from `required`"
@@ -169,17 +161,17 @@ fn check<'a>(
     // Branches that apply to this same instance inherit what it declares.
     for key in SAME_INSTANCE_LISTS {
         for branch in schema.get(key).and_then(Node::as_array).unwrap_or_default() {
-            check(root, branch, own.as_ref(), ctx);
+            check(root, branch, &chain, ctx);
         }
     }
     for key in SAME_INSTANCE_SINGLE {
         if let Some(branch) = schema.get(key) {
-            check(root, branch, own.as_ref(), ctx);
+            check(root, branch, &chain, ctx);
         }
     }
     if let Some(dependent) = schema.get("dependentSchemas").and_then(Node::as_object) {
         for entry in dependent {
-            check(root, &entry.value, own.as_ref(), ctx);
+            check(root, &entry.value, &chain, ctx);
         }
     }
     // Every other subschema is a new instance.
@@ -204,7 +196,7 @@ fn check<'a>(
         .collect();
     for_each_child(schema, &mut |child| {
         if !same_instance.contains(&(child as *const Node)) {
-            check(root, child, None, ctx);
+            check(root, child, &[], ctx);
         }
     });
 }

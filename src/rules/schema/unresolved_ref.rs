@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::helpers::{Resolved, resolve_ref};
+use super::helpers::{Refs, Resolved};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::Tool;
@@ -18,6 +18,7 @@ impl Rule for UnresolvedRef {
         let Some(schema) = tool.input_schema() else {
             return;
         };
+        let refs = Refs::new(schema);
         // Only keywords of subschemas: a property *named* `$ref` is a key of `properties`, and
         // a `$ref` inside `default`, `const`, `enum` or `examples` is data.
         crate::normalize::schema::walk(schema, &mut |subschema| {
@@ -28,7 +29,7 @@ impl Rule for UnresolvedRef {
             let Some(reference) = value.as_str() else {
                 return;
             };
-            match resolve_ref(schema, reference) {
+            match refs.resolve(reference) {
                 Resolved::Found(_) => {}
                 Resolved::Missing => {
                     ctx.report(
