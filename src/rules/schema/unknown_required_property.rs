@@ -164,7 +164,8 @@ fn check<'a>(root: &Refs<'a>, schema: &'a Node, inherited: &[&Declared<'a>], ctx
             check(root, branch, &chain, ctx);
         }
     }
-    for key in SAME_INSTANCE_SINGLE {
+    // A `required` under `not` forbids the names: any name is fine there.
+    for key in SAME_INSTANCE_SINGLE.iter().filter(|key| **key != "not") {
         if let Some(branch) = schema.get(key) {
             check(root, branch, &chain, ctx);
         }
