@@ -236,7 +236,9 @@ impl<'a> Refs<'a> {
                         index.anchors.entry(name).or_insert(subschema);
                     }
                 }
-                let Some(id) = text("$id") else {
+                // Draft-04 spells it `id`; only a URI or an anchor counts, not some other use.
+                let legacy = text("id").filter(|id| id.starts_with('#') || id.contains("://"));
+                let Some(id) = text("$id").or(legacy) else {
                     return;
                 };
                 if let Some(name) = id.strip_prefix('#') {
@@ -290,7 +292,18 @@ impl<'a> Refs<'a> {
             return Resolved::Found(document);
         }
         let found = if fragment.starts_with('/') {
-            document.at_pointer(&fragment)
+            document.at_pointer(&fragment).or_else(|| {
+                // In a subschema with its own `$id`, `#/...` is relative to that subschema;
+                // this resolver does not track which one encloses the reference, so any of
+                // them will do (never a false "missing").
+                if !base.is_empty() {
+                    return None;
+                }
+                self.index()
+                    .ids
+                    .values()
+                    .find_map(|embedded| embedded.at_pointer(&fragment))
+            })
         } else {
             self.index().anchors.get(fragment.as_str()).copied()
         };
@@ -342,6 +355,30 @@ mod tests {
     }
 
     #[test]
+    fn draft04_ids_and_reference_loops_resolve_without_hanging() {
+        let schema = parse(
+            r##"{"id": "http://x.test/a.json", "definitions": {"n": {"$ref": "#/definitions/n"},
+                 "m": {"id": "#m"}}, "properties": {"id": {"type": "string"}}}"##,
+            true,
+        )
+        .unwrap();
+        let refs = Refs::new(&schema);
+        assert!(matches!(
+            refs.resolve("a.json#/definitions/n"),
+            Resolved::Found(_)
+        ));
+        assert!(matches!(refs.resolve("#m"), Resolved::Found(_)));
+        assert!(matches!(
+            refs.resolve("#/definitions/n"),
+            Resolved::Found(_)
+        ));
+        assert!(matches!(
+            refs.resolve("#/properties/nope"),
+            Resolved::Missing
+        ));
+    }
+
+    #[test]
     fn percent_escapes_decode_and_bad_ones_stay() {
         assert_eq!(percent_decode("/$defs/a%20b"), "/$defs/a b");
         assert_eq!(percent_decode("%zz%2"), "%zz%2");
@@ -367,6 +404,7 @@ mod tests {
         assert!(found("root.json#/$defs/a~1b"));
         assert!(found("https://x.test/s/e.json#/$defs/f"));
         assert!(found("e.json"));
+        assert!(found("#/$defs/f"), "relative to the embedded e.json");
         assert!(matches!(refs.resolve("#/$defs/nope"), Resolved::Missing));
         assert!(matches!(refs.resolve("#nope"), Resolved::Missing));
         assert!(matches!(
