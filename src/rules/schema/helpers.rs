@@ -164,25 +164,47 @@ pub(crate) fn root_properties(schema: &Node) -> &[Entry] {
         .unwrap_or_default()
 }
 
-/// Whether `property` has a non-empty `description`, its own or that of the local definition its
-/// `$ref` points at.
+/// Whether `property` has a non-empty `description`: its own, that of the local definition its
+/// `$ref` points at, or that of an `anyOf`/`oneOf`/`allOf` branch (`anyOf: [{type: string,
+/// description: ...}, {type: "null"}]`, as schema generators write a nullable field). The
+/// model reads the schema as it is, so a description in a branch is one it sees.
 pub(crate) fn has_description(refs: &Refs<'_>, property: &Node) -> bool {
-    let described = |node: &Node| {
-        node.get("description")
-            .and_then(Node::as_str)
-            .is_some_and(|text| !text.trim().is_empty())
-    };
-    if described(property) {
+    described_within(refs, property, 0)
+}
+
+/// How many `$ref`s and branches deep [`has_description`] looks.
+const DESCRIPTION_DEPTH: usize = 4;
+
+fn described_within(refs: &Refs<'_>, schema: &Node, depth: usize) -> bool {
+    if depth > DESCRIPTION_DEPTH {
+        return false;
+    }
+    let described = schema
+        .get("description")
+        .and_then(Node::as_str)
+        .is_some_and(|text| !text.trim().is_empty());
+    if described {
         return true;
     }
-    match property.get("$ref").and_then(Node::as_str) {
-        Some(reference) => match refs.resolve(reference) {
-            Resolved::Found(target) => described(target),
+    if let Some(reference) = schema.get("$ref").and_then(Node::as_str) {
+        match refs.resolve(reference) {
+            Resolved::Found(target) => {
+                if described_within(refs, target, depth + 1) {
+                    return true;
+                }
+            }
             // Whatever it points at, this rule cannot see it: no finding.
-            Resolved::Remote | Resolved::Missing => true,
-        },
-        None => false,
+            Resolved::Remote | Resolved::Missing => return true,
+        }
     }
+    ["anyOf", "oneOf", "allOf"].iter().any(|key| {
+        schema
+            .get(key)
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+            .iter()
+            .any(|branch| described_within(refs, branch, depth + 1))
+    })
 }
 
 /// What a `$ref` resolves to inside one schema document.
