@@ -71,8 +71,8 @@ fn missing_help(schema: &Node, reference: &str) -> String {
         .collect();
     if names.is_empty() {
         format!(
-            "add the definition `{reference}` names (under `$defs` at the schema's root), or \
-             inline the subschema"
+            "inline the subschema, or define it under `$defs` at the schema's root and point \
+             at it with `#/$defs/<name>`; `{reference}` finds nothing"
         )
     } else {
         let listed = names
