@@ -131,6 +131,14 @@ fn check<'a>(root: &Refs<'a>, schema: &'a Node, inherited: &[&Declared<'a>], ctx
     });
     if let Some(declared) = &own {
         chain.push(declared);
+        // A fragment with no `type` that declares nothing at all (`$defs: {named: {required:
+        // [name]}}`, mixed in with `allOf`) is a constraint for schemas that declare the
+        // names; a typed object that declares nothing is not.
+        let fragment = schema.get("type").is_none()
+            && chain
+                .iter()
+                .all(|declared| declared.names.is_empty() && declared.patterns.is_empty());
+        let required = if fragment { &[][..] } else { required };
         for item in required {
             // Not a string: `invalid-json-schema` reports it.
             let Some(name) = item.as_str() else {
