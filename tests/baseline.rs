@@ -9,7 +9,10 @@ fn tool(name: &str, description: &str, property: &str) -> Value {
     json!({
         "name": name,
         "description": description,
-        "inputSchema": {"type": "object", "properties": {property: {"type": "string"}}},
+        "inputSchema": {
+            "type": "object",
+            "properties": {property: {"type": "string", "description": "The value"}},
+        },
     })
 }
 

@@ -170,7 +170,9 @@ fn check_deep_wrong_type(name: &str, text: &str, names: &[String]) {
     let found: Vec<&Diagnostic> = report
         .diagnostics
         .iter()
-        .filter(|d| &*d.code != "TC102" && &*d.code != "TC106" && &*d.code != "TC107")
+        // The token budgets, and the shape rules a 125-deep schema of bare properties trips:
+        // its root property has no description, and it nests far past 5 levels.
+        .filter(|d| !["TC102", "TC106", "TC107", "TC405", "TC410"].contains(&&*d.code))
         .collect();
     let [finding] = found.as_slice() else {
         // Not the pointers: they are megabytes long.
@@ -178,7 +180,7 @@ fn check_deep_wrong_type(name: &str, text: &str, names: &[String]) {
             .iter()
             .map(|d| (&d.code, &d.message, d.pointer.len()))
             .collect();
-        panic!("expected one finding besides the token budgets, got {found:#?}");
+        panic!("expected one finding besides the token budgets and shape rules, got {found:#?}");
     };
     assert_eq!(&*finding.code, "TC407", "{name}: {}", finding.message);
     assert_eq!(finding.message, "`dict` is not a JSON Schema type");

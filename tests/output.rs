@@ -20,9 +20,10 @@ fn concise_is_one_line_per_finding_then_the_summary_and_hints() {
         format!(
             "{FIXABLE}:2:35: TC207 missing-anti-trigger nothing in the description says when not to use `mild`\n\
              {FIXABLE}:2:66: TC402 [*] non-object-root the input schema declares `properties` but no `type`\n\
+             {FIXABLE}:2:97: TC405 undescribed-parameter parameter `q` has no description\n\
              {FIXABLE}:3:35: TC207 missing-anti-trigger nothing in the description says when not to use `bare`\n\
              {FIXABLE}:3:51: TC402 non-object-root the input schema has no `type`\n\
-             3 errors, 1 warning in 1 file (2 tools)\n\
+             3 errors, 1 warning, 1 info in 1 file (2 tools)\n\
              [*] 1 fixable with `toolcheck lint --fix` (preview with `--diff`)\n\
              hint: `toolcheck explain TC207` for a rule's details\n\
              hint: silence a finding with `# toolcheck: ignore[TC207]` on its YAML line, or with \
@@ -74,7 +75,7 @@ fn a_clean_run_has_no_hints() {
 fn statistics_count_each_rule_most_first_with_the_fixable_share() {
     let (code, stdout, _) = toolcheck(&["lint", "--no-config", "--statistics", EXAMPLES, FIXABLE]);
     assert_eq!(code, 1);
-    let table: Vec<&str> = stdout.lines().take(6).collect();
+    let table: Vec<&str> = stdout.lines().take(7).collect();
     assert_eq!(
         table,
         [
@@ -83,11 +84,12 @@ fn statistics_count_each_rule_most_first_with_the_fixable_share() {
             "1  TC209      absolute-words",
             "1  TC301      secret-like-field-names",
             "1  TC401      top-level-combinator",
+            "1  TC405      undescribed-parameter",
             "1  TC501      invalid-tool-name",
         ]
     );
     assert!(
-        stdout.contains("\n9 errors, 1 warning in 3 files (5 tools)\n"),
+        stdout.contains("\n9 errors, 1 warning, 1 info in 3 files (5 tools)\n"),
         "{stdout}"
     );
 }
@@ -108,6 +110,7 @@ fn statistics_as_json() {
         serde_json::json!([
             {"code": "TC207", "name": "missing-anti-trigger", "count": 2, "fixable": 0},
             {"code": "TC402", "name": "non-object-root", "count": 2, "fixable": 1},
+            {"code": "TC405", "name": "undescribed-parameter", "count": 1, "fixable": 0},
         ])
     );
 }
@@ -226,21 +229,21 @@ fn show_settings_resolves_the_config_files_and_rules() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("\n  TC101 description-too-long     error   {\"max-tokens\":300}\n"),
+        stdout.contains("\n  TC101 description-too-long      error   {\"max-tokens\":300}\n"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("\n  TC207 missing-anti-trigger     warning {"),
+        stdout.contains("\n  TC207 missing-anti-trigger      warning {"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("\n  TC209 absolute-words           off     {"),
+        stdout.contains("\n  TC209 absolute-words            off     {"),
         "{stdout}"
     );
     // The command line counts as it does for a run.
     let (_, stdout, _) = common::run(&dir, &["lint", "--show-settings", "--select", "TC1"], None);
     assert!(
-        stdout.contains("\n  TC207 missing-anti-trigger     off "),
+        stdout.contains("\n  TC207 missing-anti-trigger      off "),
         "{stdout}"
     );
 }

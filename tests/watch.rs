@@ -27,7 +27,7 @@ fn a_saved_change_is_linted_again() {
     let dir = common::scratch("watch");
     let manifest = dir.join("ask.tool.yaml");
     let clean = "name: ask\ndescription: Ask the user a question. Do not use it for facts you can look up.\n\
-                 input_schema: {type: object, properties: {q: {type: string}}}\n";
+                 input_schema: {type: object, properties: {q: {type: string, description: The question}}}\n";
     std::fs::write(&manifest, clean).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
         .args(["lint", "--no-config", "--watch", "ask.tool.yaml"])
