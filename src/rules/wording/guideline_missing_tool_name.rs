@@ -1,9 +1,14 @@
 //! The check of `guideline-missing-tool-name`. Its code, docs and default options are in
 //! `rules/wording/guideline-missing-tool-name.yaml`.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use serde::Deserialize;
 
 use super::helpers::name_mentions;
+use super::this_tool_reference::is_generic;
+use crate::catalog::text;
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::Tool;
@@ -21,7 +26,8 @@ impl Rule for GuidelineMissingToolName {
         let lower_name = name.to_lowercase();
         for text in tool.texts(Field::Guidelines) {
             let value = text.value();
-            if value.trim().is_empty() || names(value, name, &lower_name) {
+            if value.trim().is_empty() || names(value, name, &lower_name) || refers_to_a_tool(value)
+            {
                 continue;
             }
             ctx.report(
@@ -50,6 +56,21 @@ fn names(value: &str, name: &str, lower_name: &str) -> bool {
         && !name_mentions(&value.to_ascii_lowercase(), lower_name).is_empty()
 }
 
+/// `this tool`, `this function` or a `the tool` that points at one tool: `this-tool-reference`
+/// reports the guideline already, with the same fix (write the name).
+fn refers_to_a_tool(value: &str) -> bool {
+    static REFERENCES: LazyLock<Regex> = LazyLock::new(|| {
+        let words: Vec<String> = ["this tool", "this function", "the tool"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        text::phrases_regex(&words, "", false).expect("the built-in phrases compile")
+    });
+    text::find_all(&REFERENCES, value, true)
+        .into_iter()
+        .any(|hit| !is_generic(value, &hit))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +95,15 @@ mod tests {
         assert!(!named("Keep edits[].oldText small.", "edit"));
         assert!(!named("Use read to examine files.", "read_file"));
         assert!(!named("Use this tool for files.", "read"));
+    }
+
+    #[test]
+    fn a_reference_left_to_this_tool_reference_is_not_reported_twice() {
+        assert!(refers_to_a_tool("Use this tool only when you are blocked."));
+        assert!(refers_to_a_tool("The tool will skip binary files."));
+        assert!(!refers_to_a_tool(
+            "Pass the ids to the tool that created them."
+        ));
+        assert!(!refers_to_a_tool("Quote `this tool` as written."));
     }
 }

@@ -2,6 +2,7 @@
 //! `rules/wording/missing-trigger.yaml`.
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 use regex::Regex;
 use serde::Deserialize;
@@ -72,7 +73,10 @@ impl Rule for MissingTrigger {
         let Some(regex) = self.words.regex(name) else {
             return;
         };
-        if !text::find_all(&regex, value, true).is_empty() {
+        if mostly_other_script(value)
+            || !text::find_all(&regex, value, true).is_empty()
+            || has_other_wording(value)
+        {
             return;
         }
         let subject = if name.is_empty() {
@@ -96,6 +100,49 @@ impl Rule for MissingTrigger {
             if name.is_empty() { "it" } else { name }
         ));
     }
+}
+
+/// Triggers in other words than the phrase list: a use, up to two words of object, and its
+/// situation (`use it for`, `call search_docs after`, `use this exactly once as the final
+/// action`), a purpose (`useful for`, `best when`, `intended for`; not after `not`).
+static OTHER_WORDINGS: LazyLock<Regex> = LazyLock::new(|| {
+    let patterns = [
+        r"\b(?:use|call|invoke|prefer)(?:\s+(?:this\s+tool|this\s+function|[\w.-]+)){0,2}?\s+(?:only\s+)?(?:for|to|when|whenever|if|after|before|once|as|during|while|over)\b",
+        r"\b(?:useful|ideal|best|good|great|handy|helpful|intended|meant|designed|suited|suitable|appropriate)\s+(?:for|when|if|to)\b",
+    ];
+    Regex::new(&format!("(?i){}", patterns.join("|"))).expect("the built-in patterns compile")
+});
+
+/// Whether `value` says when to call the tool in other words than the phrase list.
+fn has_other_wording(value: &str) -> bool {
+    let quoted = text::backtick_ranges(value);
+    OTHER_WORDINGS.find_iter(value).any(|found| {
+        let in_quotes = quoted
+            .iter()
+            .any(|q| q.start <= found.start() && found.end() <= q.end);
+        // `not meant for`, `not suitable for`: where the tool stops, not where it applies.
+        let negated = value[..found.start()]
+            .trim_end()
+            .rsplit(|c: char| !c.is_alphanumeric())
+            .next()
+            .is_some_and(|word| word.eq_ignore_ascii_case("not"));
+        !in_quotes && !negated
+    })
+}
+
+/// Whether most letters of `value` are of a script other than Latin (CJK, Cyrillic, ...):
+/// the trigger phrases are English, and such a description says its situation in its own
+/// language.
+fn mostly_other_script(value: &str) -> bool {
+    let (mut latin, mut other) = (0usize, 0usize);
+    for c in value.chars().filter(|c| c.is_alphabetic()) {
+        if (c as u32) <= 0x024F || (0x1E00..=0x1EFF).contains(&(c as u32)) {
+            latin += 1;
+        } else {
+            other += 1;
+        }
+    }
+    other > latin
 }
 
 #[cfg(test)]
@@ -125,7 +172,9 @@ mod tests {
     fn triggered(value: &str) -> bool {
         let phrases = phrases();
         let regex = phrases.regex("search_docs").unwrap();
-        !text::find_all(&regex, value, true).is_empty()
+        mostly_other_script(value)
+            || !text::find_all(&regex, value, true).is_empty()
+            || has_other_wording(value)
     }
 
     #[test]
@@ -136,6 +185,17 @@ mod tests {
         assert!(triggered("Call search_docs before you answer."));
         assert!(triggered("Use this to look up an API."));
         assert!(triggered("If the user asks for docs, search them."));
+        assert!(triggered(
+            "Submit the proposal. Use this exactly once as the final action."
+        ));
+        assert!(triggered("Search the docs. Use it for API questions."));
+        assert!(triggered(
+            "Search the docs. Call search_docs after a failed build."
+        ));
+        assert!(triggered("Search the docs. Useful for API questions."));
+        assert!(triggered(
+            "只读地检查多个 PR。需要比较多个 PR 的状态时调用。"
+        ));
     }
 
     #[test]
@@ -143,5 +203,11 @@ mod tests {
         assert!(!triggered("Search the docs. Returns passages."));
         assert!(!triggered("Search the docs for `when` clauses."));
         assert!(!triggered("Call search_docs_v2 instead."));
+        assert!(!triggered("Search the docs. Not meant for code."));
+        assert!(!triggered("Run the test suite for a package."));
+        assert!(!triggered("Search the docs with `use it for` syntax."));
+        assert!(!triggered(
+            "Lista as janelas abertas no Windows com título e processo."
+        ));
     }
 }
