@@ -2,6 +2,12 @@
 //! `rules/wording/<rule-name>.yaml`.
 
 pub mod absolute_words;
+pub mod duplicate_guideline;
+pub mod guideline_missing_tool_name;
 pub(crate) mod helpers;
 pub mod missing_anti_trigger;
+pub mod missing_description;
+pub mod missing_trigger;
+pub mod snippet_not_verb_first;
+pub mod snippet_trailing_period;
 pub mod this_tool_reference;

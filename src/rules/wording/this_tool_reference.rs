@@ -143,7 +143,7 @@ fn is_quote(c: Option<char>) -> bool {
 /// compound (`the tool boundary`, `the tool call`, `the tool results`), a relative clause
 /// (`the tool that created them`, `the tool you need`, `the tool used for …`). `this tool` is
 /// never generic.
-fn is_generic(value: &str, hit: &Range<usize>) -> bool {
+pub(super) fn is_generic(value: &str, hit: &Range<usize>) -> bool {
     let phrase = value[hit.clone()].to_lowercase();
     if !phrase.starts_with("the") {
         return false;
