@@ -4,4 +4,5 @@
 pub mod absolute_words;
 pub(crate) mod helpers;
 pub mod missing_anti_trigger;
+pub mod shouting;
 pub mod this_tool_reference;
