@@ -4,5 +4,8 @@
 pub mod absolute_words;
 pub(crate) mod helpers;
 pub mod missing_anti_trigger;
+pub mod name_not_in_description;
+pub mod no_english_keywords;
 pub mod shouting;
 pub mod this_tool_reference;
+pub mod volatile_text;

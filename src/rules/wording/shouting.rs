@@ -106,7 +106,9 @@ impl Shouting {
             match merged.last_mut() {
                 Some(last)
                     if last.end <= hit.start
-                        && value[last.end..hit.start].chars().all(|c| c == ' ' || c == ':') =>
+                        && value[last.end..hit.start]
+                            .chars()
+                            .all(|c| c == ' ' || c == ':') =>
                 {
                     last.end = hit.end;
                 }
@@ -207,7 +209,10 @@ fn is_not_emphasis(value: &str, hit: &Range<usize>) -> bool {
             }
         }
         let (next, _) = next_word(value, hit.end);
-        if matches!(next, "AND" | "OR" | "IN" | "NULL" | "LIKE" | "EXISTS" | "operator" | "operators") {
+        if matches!(
+            next,
+            "AND" | "OR" | "IN" | "NULL" | "LIKE" | "EXISTS" | "operator" | "operators"
+        ) {
             return true;
         }
     }
@@ -232,7 +237,9 @@ fn previous_word(value: &str, at: usize) -> Option<(&str, &str)> {
     if at - end > 8 {
         return None;
     }
-    let start = head[..end].trim_end_matches(|c: char| c.is_alphanumeric() || c == '_').len();
+    let start = head[..end]
+        .trim_end_matches(|c: char| c.is_alphanumeric() || c == '_')
+        .len();
     (start < end).then(|| (&head[start..end], &head[end..]))
 }
 
@@ -248,7 +255,10 @@ fn next_word(value: &str, from: usize) -> (&str, Range<usize>) {
 /// The next word after `from`, past a few characters of punctuation, and the text between.
 fn next_word_with_gap(value: &str, from: usize) -> (&str, &str) {
     let rest = &value[from..];
-    let gap = rest.len() - rest.trim_start_matches(|c: char| !c.is_alphanumeric()).len();
+    let gap = rest.len()
+        - rest
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+            .len();
     if gap > 8 {
         return ("", "");
     }
@@ -290,18 +300,33 @@ mod tests {
 
     fn shouts(value: &str) -> Vec<&str> {
         let words = serde_json::json!([
-            "IMPORTANT", "CRITICAL", "WARNING", "NOTE", "MANDATORY", "REQUIRED", "ABSOLUTELY",
-            "ONLY", "DO NOT", "NOT", "!!",
+            "IMPORTANT",
+            "CRITICAL",
+            "WARNING",
+            "NOTE",
+            "MANDATORY",
+            "REQUIRED",
+            "ABSOLUTELY",
+            "ONLY",
+            "DO NOT",
+            "NOT",
+            "!!",
         ]);
         let rule = Shouting {
             words: serde_json::from_value(words).unwrap(),
         };
-        rule.shouts(value).into_iter().map(|hit| &value[hit]).collect()
+        rule.shouts(value)
+            .into_iter()
+            .map(|hit| &value[hit])
+            .collect()
     }
 
     #[test]
     fn emphasis_in_capitals_is_flagged() {
-        assert_eq!(shouts("IMPORTANT: Always use absolute paths."), ["IMPORTANT"]);
+        assert_eq!(
+            shouts("IMPORTANT: Always use absolute paths."),
+            ["IMPORTANT"]
+        );
         assert_eq!(shouts("IMPORTANT NOTE: it cannot"), ["IMPORTANT NOTE"]);
         assert_eq!(shouts("IMPORTANT: DO NOT use it"), ["IMPORTANT: DO NOT"]);
         assert_eq!(shouts("Do NOT call it twice."), ["NOT"]);
@@ -338,6 +363,9 @@ mod tests {
 
     #[test]
     fn multibyte_neighbours_do_not_panic() {
-        assert_eq!(shouts("é IMPORTANTé ☕IMPORTANT☕ !!☕"), ["IMPORTANT", "!!"]);
+        assert_eq!(
+            shouts("é IMPORTANTé ☕IMPORTANT☕ !!☕"),
+            ["IMPORTANT", "!!"]
+        );
     }
 }
