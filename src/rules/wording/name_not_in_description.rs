@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use serde::Deserialize;
 
+use super::no_english_keywords::non_latin_script;
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::Tool;
@@ -30,7 +31,11 @@ impl Rule for NameNotInDescription {
             return;
         }
         let sentence = first_sentence(value);
-        if value[sentence.clone()].trim().is_empty() {
+        // Empty, or in another script: words cannot be compared across scripts, and
+        // `no-english-keywords` reports a description search cannot find.
+        if value[sentence.clone()].trim().is_empty()
+            || non_latin_script(&value[sentence.clone()]).is_some()
+        {
             return;
         }
         let stems: HashSet<String> = words(&value[sentence.clone()])
@@ -135,7 +140,11 @@ fn stem(word: &str) -> String {
     if strip(&mut word, "ing", 3) || strip(&mut word, "ed", 3) {
         let bytes = word.as_bytes();
         let n = bytes.len();
-        if n >= 2 && bytes[n - 1] == bytes[n - 2] && !matches!(bytes[n - 1], b'l' | b's' | b'z') {
+        if n >= 2
+            && bytes[n - 1] == bytes[n - 2]
+            && bytes[n - 1].is_ascii_alphabetic()
+            && !matches!(bytes[n - 1], b'l' | b's' | b'z')
+        {
             word.pop();
         }
     }

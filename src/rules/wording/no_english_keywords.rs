@@ -48,7 +48,7 @@ impl Rule for NoEnglishKeywords {
 
 /// The name of the non-Latin script of `value` when it holds non-Latin letters (two or more,
 /// so a lone `π` or `µ` is not text in another script). Emoji and symbols are not letters.
-fn non_latin_script(value: &str) -> Option<&'static str> {
+pub(crate) fn non_latin_script(value: &str) -> Option<&'static str> {
     let mut count = 0;
     let mut first = None;
     for c in value.chars() {
