@@ -213,7 +213,7 @@ fn long_keys_nested_deep_without_aliases() {
     }
     let text = serde_json::json!({
         "name": "deep",
-        "description": "Find pages. Not for writes.",
+        "description": "Find deep pages. Not for writes.",
         "inputSchema": schema,
     })
     .to_string();
@@ -222,7 +222,7 @@ fn long_keys_nested_deep_without_aliases() {
 
     // The same in block YAML (explicit keys: an implicit one is at most 1,024 characters).
     let mut text =
-        String::from("name: deep\ndescription: Find pages. Not for writes.\ninputSchema:\n");
+        String::from("name: deep\ndescription: Find deep pages. Not for writes.\ninputSchema:\n");
     let mut indent = String::from("  ");
     for name in &names {
         text.push_str(&format!("{indent}type: object\n{indent}properties:\n"));

@@ -19,11 +19,13 @@ fn concise_is_one_line_per_finding_then_the_summary_and_hints() {
         stdout,
         format!(
             "{FIXABLE}:2:35: TC207 missing-anti-trigger nothing in the description says when not to use `mild`\n\
+             {FIXABLE}:2:36: TC212 name-not-in-description the description's first sentence uses none of the name's words (`mild`)\n\
              {FIXABLE}:2:66: TC402 [*] non-object-root the input schema declares `properties` but no `type`\n\
              {FIXABLE}:2:97: TC405 undescribed-parameter parameter `q` has no description\n\
              {FIXABLE}:3:35: TC207 missing-anti-trigger nothing in the description says when not to use `bare`\n\
+             {FIXABLE}:3:36: TC212 name-not-in-description the description's first sentence uses none of the name's words (`bare`)\n\
              {FIXABLE}:3:51: TC402 non-object-root the input schema has no `type`\n\
-             3 errors, 1 warning, 1 info in 1 file (2 tools)\n\
+             3 errors, 1 warning, 3 infos in 1 file (2 tools)\n\
              [*] 1 fixable with `toolcheck lint --fix` (preview with `--diff`)\n\
              hint: `toolcheck explain TC207` for a rule's details\n\
              hint: silence a finding with `# toolcheck: ignore[TC207]` on its YAML line, or with \
@@ -75,12 +77,13 @@ fn a_clean_run_has_no_hints() {
 fn statistics_count_each_rule_most_first_with_the_fixable_share() {
     let (code, stdout, _) = toolcheck(&["lint", "--no-config", "--statistics", EXAMPLES, FIXABLE]);
     assert_eq!(code, 1);
-    let table: Vec<&str> = stdout.lines().take(7).collect();
+    let table: Vec<&str> = stdout.lines().take(8).collect();
     assert_eq!(
         table,
         [
             "3  TC207      missing-anti-trigger",
             "3  TC402  [*] non-object-root          1 fixable",
+            "2  TC212      name-not-in-description",
             "1  TC209      absolute-words",
             "1  TC301      secret-like-field-names",
             "1  TC401      top-level-combinator",
@@ -89,7 +92,7 @@ fn statistics_count_each_rule_most_first_with_the_fixable_share() {
         ]
     );
     assert!(
-        stdout.contains("\n9 errors, 1 warning, 1 info in 3 files (5 tools)\n"),
+        stdout.contains("\n9 errors, 1 warning, 3 infos in 3 files (5 tools)\n"),
         "{stdout}"
     );
 }
@@ -109,6 +112,7 @@ fn statistics_as_json() {
         counts,
         serde_json::json!([
             {"code": "TC207", "name": "missing-anti-trigger", "count": 2, "fixable": 0},
+            {"code": "TC212", "name": "name-not-in-description", "count": 2, "fixable": 0},
             {"code": "TC402", "name": "non-object-root", "count": 2, "fixable": 1},
             {"code": "TC405", "name": "undescribed-parameter", "count": 1, "fixable": 0},
         ])

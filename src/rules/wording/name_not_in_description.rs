@@ -1,0 +1,295 @@
+//! The check of `name-not-in-description`. Its code, docs and default options are in
+//! `rules/wording/name-not-in-description.yaml`.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use serde::Deserialize;
+
+use super::no_english_keywords::non_latin_script;
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::Tool;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct NameNotInDescription {}
+
+impl Rule for NameNotInDescription {
+    fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
+        let Some(node) = tool.description() else {
+            return;
+        };
+        let Some(value) = node.as_str() else {
+            return;
+        };
+        let name_words: Vec<String> = words(tool.name())
+            .into_iter()
+            .filter(|word| word.chars().filter(char::is_ascii_alphabetic).count() >= 3)
+            .collect();
+        if name_words.is_empty() {
+            return;
+        }
+        let sentence = first_sentence(value);
+        // Empty, or in another script: words cannot be compared across scripts, and
+        // `no-english-keywords` reports a description search cannot find.
+        if value[sentence.clone()].trim().is_empty()
+            || non_latin_script(&value[sentence.clone()]).is_some()
+        {
+            return;
+        }
+        let stems: HashSet<String> = words(&value[sentence.clone()])
+            .iter()
+            .map(|word| stem(word))
+            .collect();
+        if name_words.iter().any(|word| mentioned(word, &stems)) {
+            return;
+        }
+        let listed: Vec<String> = name_words.iter().map(|word| format!("`{word}`")).collect();
+        ctx.report(
+            Field::Description,
+            Target::Text(node, sentence),
+            format!(
+                "the description's first sentence uses none of the name's words ({})",
+                listed.join(", ")
+            ),
+        )
+        .help(
+            "open the description with the words of the name (or rename the tool): tool search \
+             scores name words highest, and the first sentence is what a model reads first",
+        );
+    }
+}
+
+/// Whether a name word (lowercase) is among the description's stems: the same stem, or a
+/// prefix of 3+ letters of a description word (`repo` in `repository`, `config` in
+/// `configuration`) or the other way round.
+fn mentioned(word: &str, stems: &HashSet<String>) -> bool {
+    let stemmed = stem(word);
+    if stems.contains(&stemmed) {
+        return true;
+    }
+    stems.iter().any(|other| {
+        other.len() >= 3
+            && stemmed.len() >= 3
+            && (other.starts_with(stemmed.as_str()) || stemmed.starts_with(other.as_str()))
+    })
+}
+
+/// The words of an identifier or a text, lowercased: split on anything that is not a letter
+/// or a digit, on camelCase (`listFiles`, `HTTPServer` → `http`, `server`) and between letters
+/// and digits.
+fn words(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (index, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                found.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        if let Some(&previous) = index.checked_sub(1).and_then(|i| chars.get(i)) {
+            let next = chars.get(index + 1).copied();
+            let camel = previous.is_lowercase() && c.is_uppercase();
+            let acronym_end =
+                previous.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase);
+            let digits =
+                previous.is_ascii_digit() != c.is_ascii_digit() && previous.is_alphanumeric();
+            if (camel || acronym_end || digits) && !current.is_empty() {
+                found.push(std::mem::take(&mut current));
+            }
+        }
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        found.push(current);
+    }
+    found
+}
+
+/// A crude English stem, enough to match `list_files` with "Lists the file": plural and
+/// third-person `-s`/`-es`/`-ies`, `-ing`, `-ed` (with a doubled consonant undone), and a
+/// final `e` (`create`, `creates`, `creating`, `created` all give `creat`).
+fn stem(word: &str) -> String {
+    let mut word = word.to_string();
+    let strip = |word: &mut String, suffix: &str, min: usize| {
+        if word.len() >= suffix.len() + min && word.ends_with(suffix) {
+            word.truncate(word.len() - suffix.len());
+            true
+        } else {
+            false
+        }
+    };
+    if strip(&mut word, "ies", 2) {
+        word.push('y');
+    } else if ["sses", "shes", "ches", "xes", "zes"]
+        .iter()
+        .any(|suffix| word.ends_with(suffix))
+        && word.len() > 4
+    {
+        word.truncate(word.len() - 2);
+    } else if word.ends_with('s')
+        && !word.ends_with("ss")
+        && !word.ends_with("us")
+        && word.len() > 3
+    {
+        word.pop();
+    }
+    if strip(&mut word, "ing", 3) || strip(&mut word, "ed", 3) {
+        let bytes = word.as_bytes();
+        let n = bytes.len();
+        if n >= 2
+            && bytes[n - 1] == bytes[n - 2]
+            && bytes[n - 1].is_ascii_alphabetic()
+            && !matches!(bytes[n - 1], b'l' | b's' | b'z')
+        {
+            word.pop();
+        }
+    }
+    if word.len() > 3 && word.ends_with('e') {
+        word.pop();
+    }
+    if word.len() > 3 && word.ends_with('y') {
+        word.pop();
+        word.push('i');
+    }
+    word
+}
+
+/// The byte range of the first sentence of `value`, without the white space around it. It
+/// ends at `.`, `!` or `?` followed by white space or the end (not after `e.g.`, `i.e.`,
+/// `etc.`, `vs.` or a single letter, and not inside `v1.2` or a URL, where no space follows),
+/// at a blank line, at a line that ends with `:`, or before a line that opens a list item or a
+/// heading. A Markdown heading that opens the text is skipped.
+fn first_sentence(value: &str) -> Range<usize> {
+    let mut start = value.len() - value.trim_start().len();
+    // A heading line first (`# Search`): the sentence is what follows it.
+    while value[start..].starts_with('#') {
+        let Some(end) = value[start..].find('\n') else {
+            break;
+        };
+        let rest = &value[start + end..];
+        start = start + end + (rest.len() - rest.trim_start().len());
+    }
+    let text = &value[start..];
+    let mut end = text.len();
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, next)| next);
+        let ends = match c {
+            '.' | '!' | '?' | '。' | '！' | '？' => {
+                // A full-width mark ends a sentence without a space after it.
+                let spaced = next.is_none_or(char::is_whitespace) || !c.is_ascii();
+                spaced && (c != '.' || !is_abbreviation(&text[..at]))
+            }
+            ':' => next == Some('\n') || next == Some('\r'),
+            '\n' => {
+                let rest = text[at + 1..].trim_start_matches([' ', '\t']);
+                rest.starts_with(['\n', '\r', '-', '*', '•', '#'])
+                    || rest.chars().next().is_some_and(|c| c.is_ascii_digit())
+                        && rest
+                            .trim_start_matches(|c: char| c.is_ascii_digit())
+                            .starts_with(['.', ')'])
+            }
+            _ => false,
+        };
+        if ends {
+            end = at + c.len_utf8();
+            break;
+        }
+    }
+    let sentence = text[..end].trim_end();
+    start..start + sentence.len()
+}
+
+/// Whether the text before a `.` ends with an abbreviation: `e.g`, `i.e`, `etc`, `vs`, `approx`,
+/// or single letters (an initial, `U.S`).
+fn is_abbreviation(before: &str) -> bool {
+    let word: String = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphanumeric() || *c == '.')
+        .collect::<Vec<char>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let lower = word.to_lowercase();
+    matches!(
+        lower.as_str(),
+        "e.g" | "i.e" | "etc" | "vs" | "approx" | "incl" | "cf" | "ex" | "eg" | "ie" | "no"
+    ) || lower
+        .split('.')
+        .all(|part| part.chars().filter(|c| c.is_alphabetic()).count() == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sentence(value: &str) -> &str {
+        &value[first_sentence(value)]
+    }
+
+    #[test]
+    fn first_sentences() {
+        assert_eq!(sentence("Read a file. Then more."), "Read a file.");
+        assert_eq!(
+            sentence("Use e.g. v1.2 of https://x.io/a.b now. Next."),
+            "Use e.g. v1.2 of https://x.io/a.b now."
+        );
+        assert_eq!(sentence("\n  First line\n\nSecond"), "First line");
+        assert_eq!(sentence("Search for:\n- a\n- b"), "Search for:");
+        assert_eq!(sentence("Lists items\n- one"), "Lists items");
+        assert_eq!(
+            sentence("Wrapped over\ntwo lines. Next"),
+            "Wrapped over\ntwo lines."
+        );
+        assert_eq!(sentence("# Search\nFind docs. More"), "Find docs.");
+        assert_eq!(sentence("查询天气。更多"), "查询天气。");
+        assert_eq!(sentence("ends with dot."), "ends with dot.");
+        assert_eq!(
+            sentence("Returns the U.S. president. More"),
+            "Returns the U.S. president."
+        );
+    }
+
+    #[test]
+    fn identifier_words() {
+        assert_eq!(words("list_files"), ["list", "files"]);
+        assert_eq!(
+            words("getHTTPServer2Config"),
+            ["get", "http", "server", "2", "config"]
+        );
+        assert_eq!(
+            words("mcp__github__create-issue.v2"),
+            ["mcp", "github", "create", "issue", "v", "2"]
+        );
+    }
+
+    #[test]
+    fn stems_match_inflections() {
+        for (a, b) in [
+            ("list", "lists"),
+            ("file", "files"),
+            ("create", "creating"),
+            ("create", "created"),
+            ("search", "searches"),
+            ("get", "getting"),
+            ("query", "queries"),
+            ("run", "running"),
+            ("fetch", "fetches"),
+            ("status", "status"),
+        ] {
+            assert_eq!(stem(a), stem(b), "{a} {b}");
+        }
+        let stems: HashSet<String> = ["repository", "configuration"]
+            .iter()
+            .map(|w| stem(w))
+            .collect();
+        assert!(mentioned("repo", &stems));
+        assert!(mentioned("config", &stems));
+        assert!(!mentioned("branch", &stems));
+    }
+}
