@@ -90,6 +90,23 @@ fn a_word_past_column_65535_is_shown_in_a_window_around_it() {
 }
 
 #[test]
+fn the_header_column_counts_characters_as_every_other_output_does() {
+    // Two `é` (two bytes each) before the flagged words: column 52 in characters, 54 in bytes.
+    let text = one_tool("café café You must always do it. Not for y.");
+    let report = common::lint_text("accents.json", &text);
+    let output = common::render_human(&report.diagnostics);
+    let absolute = find(&report.diagnostics, "TC209");
+    assert_eq!(absolute.len(), 1, "{output}");
+    let start = absolute[0].span.start;
+    let chars = text[..start].chars().count();
+    assert_eq!(start - chars, 2, "the accents are before the span");
+    assert!(
+        output.contains(&format!("[accents.json:1:{}]", chars + 1)),
+        "{output}"
+    );
+}
+
+#[test]
 fn a_char_past_column_65535_in_the_binary_is_a_finding_not_a_panic() {
     let dir = common::scratch("render-spaces");
     std::fs::write(dir.join("sp.json"), " ".repeat(65_536) + "!").unwrap();

@@ -290,7 +290,8 @@ impl SourceFile {
             first_line,
             span: (shown.start, shown.end - shown.start).into(),
             line: start_line,
-            column: start - self.line_starts[start_line],
+            // In characters, as every other output counts them (miette would count bytes).
+            column: self.line_column(start).column - 1,
             more_lines,
             in_bounds: true,
         }
@@ -373,7 +374,7 @@ pub struct Excerpt {
     first_line: usize,
     /// The span, re-based into `text`.
     span: SourceSpan,
-    /// 0-based line and byte column (as miette counts them) of the span's start in the file.
+    /// 0-based line and column (in characters) of the span's start in the file.
     line: usize,
     column: usize,
     /// Lines of the span left out after the last one shown.
