@@ -319,13 +319,16 @@ pub fn count(encoding: Encoding, text: &str) -> usize {
         Encoding::Cl100kBase => &CL100K,
     };
     let index = encoding as usize;
-    CACHES.with(|caches| match caches.try_borrow_mut() {
-        Ok(mut caches) => {
-            let cache = caches[index].get_or_insert_with(|| tokenizer.regex.create_cache());
-            tokenizer.count(text, cache)
-        }
-        Err(_) => tokenizer.count(text, &mut tokenizer.regex.create_cache()),
-    })
+    let cached = CACHES.try_with(|caches| {
+        let mut caches = caches.try_borrow_mut().ok()?;
+        let cache = caches[index].get_or_insert_with(|| tokenizer.regex.create_cache());
+        Some(tokenizer.count(text, cache))
+    });
+    // A thread ending (its caches gone) counts with a cache of its own.
+    match cached {
+        Ok(Some(count)) => count,
+        _ => tokenizer.count(text, &mut tokenizer.regex.create_cache()),
+    }
 }
 
 #[cfg(test)]
