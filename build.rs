@@ -2,6 +2,9 @@
 //! (`src/rules/<family>/<rule_name>.rs`) to its entry. The build fails when an entry sits in
 //! the wrong family folder, when an entry names a native check that does not exist, or when a
 //! native check has no entry, so the catalog and the code cannot drift apart.
+//!
+//! Also turns the token vocabularies (`src/tokens/vocab/*.tokens`) into tables the binary reads
+//! in place (`token_tables`).
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -33,6 +36,7 @@ fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     std::fs::write(Path::new(&out).join("catalog.rs"), generate(root, &entries))
         .expect("OUT_DIR is writable");
+    token_tables(root, Path::new(&out));
 }
 
 fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
@@ -197,4 +201,74 @@ fn generate(root: &Path, entries: &[Entry]) -> String {
     out.push_str("];\n\n");
     out.push_str(&impls);
     out
+}
+
+// Token vocabularies ------------------------------------------------------------------------
+
+#[path = "src/tokens/table.rs"]
+mod table;
+
+/// Writes `<name>.bytes`, `<name>.offsets` and `<name>.slots` into `OUT_DIR` for each
+/// vocabulary of `src/tokens/vocab/` (layout: src/tokens/table.rs), so that the binary maps
+/// them with `include_bytes!` and looks tokens up in place: nothing is deserialized at run time.
+fn token_tables(root: &Path, out: &Path) {
+    for name in ["o200k_base", "cl100k_base"] {
+        let source = root.join(format!("src/tokens/vocab/{name}.tokens"));
+        println!("cargo:rerun-if-changed={}", source.display());
+        let vocab = std::fs::read(&source).expect("src/tokens/vocab/*.tokens are readable");
+        let mut bytes = Vec::with_capacity(vocab.len());
+        let mut offsets: Vec<u32> = vec![0];
+        let mut at = 0;
+        while at < vocab.len() {
+            let len = usize::from(vocab[at]);
+            let token = vocab
+                .get(at + 1..at + 1 + len)
+                .expect("a token's bytes follow its length");
+            bytes.extend_from_slice(token);
+            offsets.push(u32::try_from(bytes.len()).expect("under 4 GB"));
+            at += 1 + len;
+        }
+        let tokens = offsets.len() - 1;
+        assert!(
+            tokens < table::RANK_MASK as usize,
+            "{name}: too many tokens"
+        );
+        // The tokenizer counts a one-byte piece as one token without a look-up.
+        let single: BTreeSet<u8> = offsets
+            .windows(2)
+            .filter(|w| w[1] - w[0] == 1)
+            .map(|w| bytes[w[0] as usize])
+            .collect();
+        assert_eq!(single.len(), 256, "{name}: not every byte is a token");
+        // At most half full (both vocabularies: 38%), so that misses, most pair look-ups, end
+        // after a probe or two.
+        let size = (tokens * 2).next_power_of_two();
+        let mut slots = vec![table::EMPTY; size];
+        for rank in 0..tokens {
+            let token = &bytes[offsets[rank] as usize..offsets[rank + 1] as usize];
+            let hash = table::hash(token);
+            let mut slot = hash as usize & (size - 1);
+            while slots[slot] != table::EMPTY {
+                let other = (slots[slot] & table::RANK_MASK) as usize;
+                assert!(
+                    &bytes[offsets[other] as usize..offsets[other + 1] as usize] != token,
+                    "{name}: token {rank} repeats token {other}"
+                );
+                slot = (slot + 1) & (size - 1);
+            }
+            slots[slot] = table::tag(hash) | rank as u32;
+        }
+        let words = |values: &[u32]| -> Vec<u8> {
+            values
+                .iter()
+                .flat_map(|value| value.to_le_bytes())
+                .collect()
+        };
+        let write = |ext: &str, data: &[u8]| {
+            std::fs::write(out.join(format!("{name}.{ext}")), data).expect("OUT_DIR is writable");
+        };
+        write("bytes", &bytes);
+        write("offsets", &words(&offsets));
+        write("slots", &words(&slots));
+    }
 }

@@ -1,23 +1,22 @@
 //! The floor for `toolcheck lint` on a corpus: read the same files, parse them with serde_json,
 //! and tokenize the text fields the budget rules count (name, description, snippet, guidelines,
 //! compact input schema, results), each once, with tiktoken-rs o200k_base (or, with
-//! `--bpe-openai` first, with bpe-openai, toolcheck's default). Files are spread over all cores
+//! `--toolcheck` first, with toolcheck's own counter, `toolcheck::tokens::Encoding::count`). Files are spread over all cores
 //! as toolcheck spreads them. No spans, no rules, no output beyond a total.
 //!
-//! Run: `cargo run --release --example floor -- [--bpe-openai] FILE...` (bench/run.sh does).
+//! Run: `cargo run --release --example floor -- [--toolcheck] FILE...` (bench/run.sh does).
 
 use serde_json::Value;
 
 fn main() {
     let mut files: Vec<String> = std::env::args().skip(1).collect();
-    let bpe_openai = files.first().is_some_and(|first| first == "--bpe-openai");
-    if bpe_openai {
+    let own = files.first().is_some_and(|first| first == "--toolcheck");
+    if own {
         files.remove(0);
     }
     let count = |text: &str| -> usize {
-        #[cfg(feature = "bpe-openai")]
-        if bpe_openai {
-            return bpe_openai::o200k_base().count(text);
+        if own {
+            return toolcheck::tokens::Encoding::O200kBase.count(text);
         }
         tiktoken_rs::o200k_base_singleton()
             .encode_ordinary(text)

@@ -82,23 +82,23 @@ say "## Whole corpus: ${#FILES[@]} files, $TOOLS tools, $(du -ch "${FILES[@]}" |
 say ""
 say "- toolcheck lint (all rules, JSON), /usr/bin/time -v: $(measure "$BIN" lint --no-config --format json "${FILES[@]}")"
 say "- floor (serde_json + tiktoken-rs, each text once), /usr/bin/time -v: $(measure "$FLOOR" "${FILES[@]}")"
-say "- floor with bpe-openai, /usr/bin/time -v: $(measure "$FLOOR" --bpe-openai "${FILES[@]}")"
+say "- floor with toolcheck's counter, /usr/bin/time -v: $(measure "$FLOOR" --toolcheck "${FILES[@]}")"
 say "- toolcheck tokens (JSON), /usr/bin/time -v: $(measure "$BIN" tokens --no-config --format json "${FILES[@]}")"
 say ""
 say '```'
 hf corpus -N \
   -n "toolcheck lint" "$BIN lint --no-config --format json ${FILES[*]}" \
   -n "floor" "$FLOOR ${FILES[*]}" \
-  -n "floor --bpe-openai" "$FLOOR --bpe-openai ${FILES[*]}" \
+  -n "floor --toolcheck" "$FLOOR --toolcheck ${FILES[*]}" \
   -n "toolcheck tokens" "$BIN tokens --no-config --format json ${FILES[*]}" \
   -n "toolcheck lint --ignore TC1 (no token rules)" "$BIN lint --no-config --format json --ignore TC1 ${FILES[*]}" | tee -a "$RESULTS"
 say '```'
 python3 - "$CACHE/corpus.json" <<'EOF' | tee -a "$RESULTS"
 import json, sys
 r = {x["command"]: x["mean"] for x in json.load(open(sys.argv[1]))["results"]}
-lint, floor, bpe = r["toolcheck lint"], r["floor"], r["floor --bpe-openai"]
+lint, floor, own = r["toolcheck lint"], r["floor"], r["floor --toolcheck"]
 print(f"\nlint mean {lint:.3f} s (target: under 1.0 s); ratio to the floor: {lint / floor:.2f}x "
-      f"(tiktoken-rs), {lint / bpe:.2f}x (bpe-openai, the tokenizer toolcheck uses); target: within 2x")
+      f"(tiktoken-rs), {lint / own:.2f}x (toolcheck's own counter); target: within 2x")
 EOF
 
 say ""

@@ -253,7 +253,7 @@ fn every_corpus_file_is_counted() {
     assert_eq!(report["total"]["loaded_tokens"], sum);
 }
 
-// The oracle: `Encoding::count` (bpe-openai in the default build) against tiktoken-rs
+// The oracle: `Encoding::count` (toolcheck's own counter, src/tokens/bpe.rs) against tiktoken-rs
 // `encode_ordinary`, a dev-dependency only, so the default binary never links it. (The exact
 // counts from Python tiktoken are the unit tests in src/tokens.rs.)
 
@@ -469,4 +469,83 @@ fn counts_match_tiktoken_rs_on_corpus_and_fixture_strings() {
     texts.dedup();
     assert!(texts.len() > 1_000, "only {} texts", texts.len());
     assert_same_counts_as_tiktoken_rs(texts.iter().map(String::as_str));
+}
+
+/// Random strings (fixed seed) drawn from character classes where pre-tokens and merges tend to
+/// go wrong: letters of each case and script, combining marks, digits of several scripts,
+/// punctuation, every kind of whitespace, CJK, emoji and its joiners, and characters whose
+/// UTF-8 bytes only merge partly (so tokens end inside characters).
+#[test]
+fn counts_match_tiktoken_rs_on_random_unicode() {
+    const CLASSES: &[&[char]] = &[
+        &['a', 'e', 's', 't', 'Z', 'Q', '\'', 'S', 'l', 'L', 'D'],
+        &[
+            '\u{e9}', '\u{df}', '\u{130}', '\u{131}', '\u{1c5}', '\u{2b0}', '\u{3a3}', '\u{3c2}',
+        ],
+        &[
+            '\u{301}', '\u{308}', '\u{332}', '\u{93f}', '\u{94d}', '\u{e31}', '\u{fe0f}',
+        ],
+        &[
+            '0',
+            '7',
+            '9',
+            '\u{661}',
+            '\u{ff11}',
+            '\u{bd}',
+            '\u{2160}',
+            '\u{1d7ce}',
+        ],
+        &[
+            '!', '.', ',', '/', '-', '_', '"', '{', '}', '\\', '\u{3002}', '\u{ff1a}', '\u{2014}',
+        ],
+        &[
+            ' ', ' ', '\n', '\r', '\t', '\u{a0}', '\u{3000}', '\u{2028}', '\u{b}', '\u{c}',
+        ],
+        &[
+            '\u{4e00}', '\u{5929}', '\u{6c14}', '\u{3042}', '\u{30ab}', '\u{ac00}', '\u{d7a3}',
+        ],
+        &[
+            '\u{1f600}',
+            '\u{1f468}',
+            '\u{200d}',
+            '\u{1f3fd}',
+            '\u{1f1fa}',
+            '\u{20e3}',
+            '\u{2764}',
+        ],
+        &[
+            '\u{10e5}',
+            '\u{5d0}',
+            '\u{627}',
+            '\u{e01}',
+            '\u{f0000}',
+            '\u{10ffff}',
+            '\u{fffd}',
+        ],
+    ];
+    let mut state = 0x5851_f42d_4c95_7f2d_u64;
+    let mut next = move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    };
+    let texts: Vec<String> = (0..3_000)
+        .map(|_| {
+            let mut text = String::new();
+            for _ in 0..1 + next(12) {
+                let class = CLASSES[next(CLASSES.len())];
+                // Runs of one class, up to 150 characters (past the short-merge limit).
+                let run = if next(10) == 0 { 150 } else { 1 + next(8) };
+                for _ in 0..1 + next(run) {
+                    text.push(class[next(class.len())]);
+                }
+            }
+            text
+        })
+        .collect();
+    assert_eq!(
+        assert_same_counts_as_tiktoken_rs(texts.iter().map(String::as_str)),
+        6_000
+    );
 }

@@ -1,10 +1,11 @@
-//! Exact tiktoken counts (bpe-openai with the default `bpe-openai` feature, tiktoken-rs with
-//! `--no-default-features --features tiktoken`; both give the same counts, which tests/tokens.rs
-//! checks against tiktoken-rs as the oracle), with the encoding built only when a text could
-//! exceed a budget, and a per-file [`Counter`] so that no text is tokenized twice however many
-//! rules ask.
+//! Exact tiktoken counts (our own byte-pair encoder over vocabulary tables read in place from
+//! the binary, `bpe.rs`; tests/tokens.rs checks its counts against tiktoken-rs as the oracle),
+//! with an encoding used only when a text could exceed a budget, and a per-file [`Counter`] so
+//! that no text is tokenized twice however many rules ask.
 
+mod bpe;
 pub mod report;
+mod table;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -15,12 +16,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::normalize::Tool;
 use crate::parse::Node;
-
-#[cfg(not(any(feature = "bpe-openai", feature = "tiktoken")))]
-compile_error!(
-    "toolcheck needs a token-counting backend: build with the default `bpe-openai` feature, or \
-     with `--no-default-features --features tiktoken`"
-);
 
 /// A tiktoken encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -45,40 +40,7 @@ impl Encoding {
     pub fn count(self, text: &str) -> usize {
         #[cfg(test)]
         tests::LOADS.with(|loads| loads.set(loads.get() + 1));
-        #[cfg(feature = "bpe-openai")]
-        {
-            let tokenizer = move || match self {
-                Encoding::O200kBase => bpe_openai::o200k_base(),
-                Encoding::Cl100kBase => bpe_openai::cl100k_base(),
-            };
-            // The first use builds the encoding on a thread of its own that ends right away.
-            // regex-automata lends its pattern's search cache to the first thread that searches
-            // through a fast path the other threads keep reading: owned by a rayon worker, every
-            // pre-token split would bounce that cache line between the cores (`tokens` on the
-            // corpus ~10% slower, BENCHMARKS.md). Owned by an ended thread, each worker keeps a
-            // cache of its own.
-            static FIRST_USE: [std::sync::Once; 2] = [const { std::sync::Once::new() }; 2];
-            FIRST_USE[self as usize].call_once(|| {
-                std::thread::scope(|scope| {
-                    scope.spawn(|| tokenizer().count("a"));
-                });
-            });
-            tokenizer().count(text)
-        }
-        #[cfg(all(feature = "tiktoken", not(feature = "bpe-openai")))]
-        {
-            let bpe = match self {
-                Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
-                Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
-            };
-            bpe.encode_ordinary(text).len()
-        }
-        // Only the `compile_error!` above is reported when no backend is enabled.
-        #[cfg(not(any(feature = "bpe-openai", feature = "tiktoken")))]
-        {
-            let _ = (self, text);
-            unreachable!("no token-counting backend")
-        }
+        bpe::count(self, text)
     }
 }
 
