@@ -538,7 +538,8 @@ mod tests {
         let before = excerpt.text()[..span.offset()].chars().count();
         let after = line.chars().count() - before - 6;
         assert!(before.abs_diff(after) <= 1, "{before} {after}");
-        assert_eq!(excerpt.column, start);
+        // The header's column counts characters (0-based here).
+        assert_eq!(excerpt.column, text[..start].chars().count());
     }
 
     #[test]
