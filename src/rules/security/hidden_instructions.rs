@@ -7,6 +7,7 @@
 //! came from, so a match maps back to the original words exactly. Then phrase families are
 //! matched with a few words of slack.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -133,24 +134,32 @@ pub(crate) struct Hit {
     pub(crate) range: Range<usize>,
 }
 
-/// A text folded for matching, with the source range of each of its bytes.
+/// A text folded for matching, with the source of each of its bytes.
 struct Folded {
     text: String,
-    /// For each byte of `text`, the start and end of the source character it came from.
-    source: Vec<(usize, usize)>,
+    /// For each byte of `text`, where the source character it came from starts (4 bytes per
+    /// byte rather than a 16-byte range: a 20 MB description must stay cheap).
+    source: Vec<u32>,
+    /// Where the source ends, for the bytes that stand for more than one source character
+    /// (the space of a comment marker, `<!--`); any other byte's source is one character.
+    wide: HashMap<usize, usize>,
 }
 
 impl Folded {
-    fn new(original: &str) -> Self {
+    /// `None` for a text of 4 GiB or more (far past any file size cap), whose offsets a `u32`
+    /// cannot hold.
+    fn new(original: &str) -> Option<Self> {
+        u32::try_from(original.len()).ok()?;
         let mut text = String::with_capacity(original.len());
         let mut source = Vec::with_capacity(original.len());
+        let mut wide = HashMap::new();
         let mut chars = original.char_indices().peekable();
-        let push =
-            |text: &mut String, source: &mut Vec<(usize, usize)>, c: char, at: (usize, usize)| {
-                let before = text.len();
-                text.push(c);
-                source.extend(std::iter::repeat_n(at, text.len() - before));
-            };
+        // `at` fits in a u32: the whole text does (checked above).
+        let push = |text: &mut String, source: &mut Vec<u32>, c: char, at: usize| {
+            let before = text.len();
+            text.push(c);
+            source.extend(std::iter::repeat_n(at as u32, text.len() - before));
+        };
         while let Some((at, c)) = chars.next() {
             let end = at + c.len_utf8();
             let rest = &original[at..];
@@ -170,7 +179,8 @@ impl Folded {
                     }
                 }
                 if !text.ends_with(' ') {
-                    push(&mut text, &mut source, ' ', (at, last));
+                    wide.insert(text.len(), last);
+                    push(&mut text, &mut source, ' ', at);
                 }
                 continue;
             }
@@ -179,7 +189,7 @@ impl Folded {
             }
             if c.is_whitespace() {
                 if !text.ends_with(' ') && !text.is_empty() {
-                    push(&mut text, &mut source, ' ', (at, end));
+                    push(&mut text, &mut source, ' ', at);
                 }
                 continue;
             }
@@ -189,24 +199,28 @@ impl Folded {
                 _ => c,
             };
             if c.is_ascii() {
-                push(&mut text, &mut source, c.to_ascii_lowercase(), (at, end));
+                push(&mut text, &mut source, c.to_ascii_lowercase(), at);
             } else {
                 for lower in c.to_lowercase() {
-                    push(&mut text, &mut source, lower, (at, end));
+                    push(&mut text, &mut source, lower, at);
                 }
             }
         }
-        Folded { text, source }
+        Some(Folded { text, source, wide })
     }
 
     /// The source range of `range` of the folded text.
-    fn original(&self, range: &Range<usize>) -> Range<usize> {
-        let start = self.source.get(range.start).map_or(0, |at| at.0);
-        let end = range
-            .end
-            .checked_sub(1)
-            .and_then(|last| self.source.get(last))
-            .map_or(start, |at| at.1);
+    fn original(&self, original: &str, range: &Range<usize>) -> Range<usize> {
+        let start = self.source.get(range.start).map_or(0, |&at| at as usize);
+        let end = range.end.checked_sub(1).map_or(start, |last| {
+            if let Some(&end) = self.wide.get(&last) {
+                return end;
+            }
+            self.source.get(last).map_or(start, |&at| {
+                let at = at as usize;
+                at + original[at..].chars().next().map_or(0, char::len_utf8)
+            })
+        });
         start..end.max(start)
     }
 }
@@ -341,7 +355,9 @@ static REDIRECT: LazyLock<Regex> = LazyLock::new(|| {
 /// The poisoning patterns of `text`, each mapped to its original words; overlapping hits of
 /// one kind are one.
 pub(crate) fn find(text: &str) -> Vec<Hit> {
-    let folded = Folded::new(text);
+    let Some(folded) = Folded::new(text) else {
+        return Vec::new();
+    };
     let norm = folded.text.as_str();
     let mut hits: Vec<(Kind, Range<usize>)> = Vec::new();
 
@@ -364,10 +380,12 @@ pub(crate) fn find(text: &str) -> Vec<Hit> {
             continue;
         }
         // Other names need a closing tag around prose: `<system><cpu>4</cpu></system>` is XML.
+        // The prose runs to the next `<`, which must open the closing tag; looking no further
+        // than that `<` keeps a text of many tags linear.
         let rest = &norm[whole.end()..];
-        let prose = rest.find(&format!("</{name}")).is_some_and(|close| {
+        let prose = rest.find('<').is_some_and(|close| {
             let inner = rest[..close].trim();
-            !inner.contains('<') && inner.split(' ').count() >= 3
+            rest[close..].starts_with(&format!("</{name}")) && inner.split(' ').count() >= 3
         });
         if prose {
             hits.push((Kind::PseudoTag, whole.range()));
@@ -405,7 +423,7 @@ pub(crate) fn find(text: &str) -> Vec<Hit> {
     hits.sort_by_key(|(kind, range)| (range.start, *kind as u8));
     let mut out: Vec<Hit> = Vec::new();
     for (kind, range) in hits {
-        let range = folded.original(&range);
+        let range = folded.original(text, &range);
         if out
             .iter()
             .rev()
