@@ -482,22 +482,32 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
     let summary = Summary::of(&reports);
     let diagnostics = render::diagnostics(&reports);
     let color = use_color(args.color);
-    let output = match format {
-        _ if args.statistics => statistics(args, format, diagnostics, &summary),
-        Format::Json => render::json::render(&reports, linter.encoding),
-        Format::Sarif => render::sarif::render(diagnostics, &registry),
-        Format::Github => render::github::render(diagnostics, &summary, args.quiet),
-        Format::Concise => render::concise::render(diagnostics, &summary, color, args.quiet),
+    // The JSON and human outputs are written as they are made (their size grows with the
+    // findings); a closed pipe (`| head`) ends the writing, which is no error worth reporting.
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match format {
+        _ if args.statistics => {
+            stdout.write_all(statistics(args, format, diagnostics, &summary).as_bytes())
+        }
+        Format::Json => render::json::write(&reports, linter.encoding, &mut stdout),
+        Format::Sarif => stdout.write_all(render::sarif::render(diagnostics, &registry).as_bytes()),
+        Format::Github => {
+            stdout.write_all(render::github::render(diagnostics, &summary, args.quiet).as_bytes())
+        }
+        Format::Concise => stdout.write_all(
+            render::concise::render(diagnostics, &summary, color, args.quiet).as_bytes(),
+        ),
         Format::Full => {
             let style = render::human::Style {
                 color,
                 links: render::human::links(color),
                 width: terminal_width(),
             };
-            render::human::render(diagnostics, &summary, style, args.quiet)
+            render::human::write(diagnostics, &summary, style, args.quiet, &mut stdout)
         }
     };
-    print(&output);
+    let _ = written.and_then(|()| stdout.flush());
+    drop(stdout);
     for report in &reports {
         if let Some(message) = &report.internal_error {
             print_error(&internal_error(&report.file.name, message));

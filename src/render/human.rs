@@ -2,6 +2,7 @@
 //! around the span, a long span to its first lines), then one summary line.
 
 use std::fmt;
+use std::io;
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
@@ -47,36 +48,57 @@ pub fn render<'a>(
     style: Style,
     quiet: bool,
 ) -> String {
+    let mut out = Vec::new();
+    // Writing into a `Vec` cannot fail, and every piece written is a `str`.
+    let _ = write(diagnostics, summary, style, quiet, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the reports to `out` one at a time, never holding all of them: a run with many
+/// findings costs no output-sized string.
+pub fn write<'a>(
+    diagnostics: impl Iterator<Item = &'a Diagnostic> + Clone,
+    summary: &Summary,
+    style: Style,
+    quiet: bool,
+    out: &mut impl io::Write,
+) -> io::Result<()> {
     let handler = handler(style);
-    let mut out = String::new();
+    let mut report = String::new();
+    let mut any = false;
     for diagnostic in diagnostics.clone() {
+        report.clear();
         // A blank line between reports, as rustc and ruff print them.
-        if !out.is_empty() {
-            out.push('\n');
+        if any {
+            report.push('\n');
         }
+        any = true;
         if handler
-            .render_report(&mut out, &Drawn::new(diagnostic))
+            .render_report(&mut report, &Drawn::new(diagnostic))
             .is_err()
         {
             // Only a formatter error can get here; fall back to one plain line.
-            out.push_str(&format!(
+            report.push_str(&format!(
                 "{}: {} {}\n",
                 diagnostic.file.name, diagnostic.code, diagnostic.message
             ));
         }
+        out.write_all(report.as_bytes())?;
     }
     if !quiet {
-        if !out.is_empty() {
-            out.push('\n');
+        report.clear();
+        if any {
+            report.push('\n');
         }
-        out.push_str(&summary_line(summary));
-        out.push('\n');
-        out.push_str(&super::footer(
+        report.push_str(&summary_line(summary));
+        report.push('\n');
+        report.push_str(&super::footer(
             summary,
             super::most_common_code(diagnostics),
         ));
+        out.write_all(report.as_bytes())?;
     }
-    out
+    Ok(())
 }
 
 /// A diagnostic as miette draws it: what it says, shown on the excerpt of its span

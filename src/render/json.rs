@@ -1,5 +1,7 @@
 //! `--format json`: one stable, versioned document; the README documents its fields.
 
+use std::io::{self, Write};
+
 use serde::Serialize;
 
 use super::Summary;
@@ -14,10 +16,38 @@ struct Document<'a> {
     toolcheck: &'static str,
     tokenizer: &'static str,
     summary: Summary,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+    diagnostics: Findings<'a>,
     /// Findings silenced by a suppression, with its reason; present only when there are any.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    suppressed: Vec<JsonSuppressed<'a>>,
+    #[serde(skip_serializing_if = "Suppressions::is_empty")]
+    suppressed: Suppressions<'a>,
+}
+
+/// The findings of a run, each converted as it is written: a run with 100,000 findings holds
+/// no second copy of them.
+struct Findings<'a>(&'a [FileReport]);
+
+impl Serialize for Findings<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(super::diagnostics(self.0).map(to_json))
+    }
+}
+
+/// The suppressed findings of a run, converted as they are written.
+struct Suppressions<'a>(&'a [FileReport]);
+
+impl Suppressions<'_> {
+    fn is_empty(&self) -> bool {
+        super::suppressed(self.0).next().is_none()
+    }
+}
+
+impl Serialize for Suppressions<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(super::suppressed(self.0).map(|suppressed| JsonSuppressed {
+            diagnostic: to_json(&suppressed.diagnostic),
+            reason: suppressed.reason.as_deref(),
+        }))
+    }
 }
 
 #[derive(Serialize)]
@@ -52,22 +82,25 @@ struct JsonSpan {
 }
 
 pub fn render(reports: &[FileReport], encoding: Encoding) -> String {
+    let mut out = Vec::new();
+    // Writing into a `Vec` cannot fail, and serde_json writes UTF-8.
+    let _ = write(reports, encoding, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the document to `out` as it goes, never holding all of it: a run with many findings
+/// costs no output-sized string.
+pub fn write(reports: &[FileReport], encoding: Encoding, out: &mut impl Write) -> io::Result<()> {
     let document = Document {
         version: 1,
         toolcheck: env!("CARGO_PKG_VERSION"),
         tokenizer: encoding.as_str(),
         summary: Summary::of(reports),
-        diagnostics: super::diagnostics(reports).map(to_json).collect(),
-        suppressed: super::suppressed(reports)
-            .map(|suppressed| JsonSuppressed {
-                diagnostic: to_json(&suppressed.diagnostic),
-                reason: suppressed.reason.as_deref(),
-            })
-            .collect(),
+        diagnostics: Findings(reports),
+        suppressed: Suppressions(reports),
     };
-    let mut out = serde_json::to_string_pretty(&document).unwrap_or_default();
-    out.push('\n');
-    out
+    serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::other)?;
+    out.write_all(b"\n")
 }
 
 /// One diagnostic as this document writes it (for other documents that list findings, so
