@@ -5,9 +5,8 @@ use std::ops::Range;
 
 use serde::Deserialize;
 
-use super::helpers::{Words, word_after};
+use super::helpers::{self, Words, word_after};
 use crate::catalog::text;
-use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::{Text, Tool, ToolSet};
 
@@ -27,32 +26,13 @@ enum Mode {
     EveryOccurrence,
 }
 
-/// The fields this rule reads, besides the set-level instructions.
-const FIELDS: [Field; 5] = [
-    Field::Description,
-    Field::Snippet,
-    Field::Guidelines,
-    Field::InputSchema,
-    Field::Results,
-];
-
 impl Rule for AbsoluteWords {
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
-        for field in FIELDS {
-            for text in tool.texts(field) {
-                self.check_text(&text, ctx);
-            }
-        }
+        helpers::for_each_tool_text(tool, ctx, |text, ctx| self.check_text(text, ctx));
     }
 
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
-        if let Some(instructions) = set.instructions {
-            let text = Text {
-                field: Field::Instructions,
-                node: &instructions.value,
-            };
-            self.check_text(&text, ctx);
-        }
+        helpers::for_set_instructions(set, ctx, |text, ctx| self.check_text(text, ctx));
     }
 }
 

@@ -1,12 +1,16 @@
 //! Reading prose in model-facing text, shared by the wording checks: the word after a place,
 //! where a paragraph or bullet starts, where a tool name is mentioned.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use regex::Regex;
 use serde::Deserialize;
 
 use crate::catalog::text;
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::Ctx;
+use crate::normalize::{Text, Tool, ToolSet};
 
 /// A `words` option: whole words or phrases in any case, compiled when the options are read
 /// (so a bad list is a config error).
@@ -22,6 +26,76 @@ impl<'de> Deserialize<'de> for Words {
         text::phrases_regex(&words, "", false)
             .map(Words)
             .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))
+    }
+}
+
+/// A phrase list that may name the tool (`call {name}`): checked when the options are read,
+/// compiled once unless a phrase names the tool.
+#[derive(Debug)]
+pub struct NamedPhrases {
+    phrases: Vec<String>,
+    fixed: Option<Regex>,
+}
+
+impl<'de> Deserialize<'de> for NamedPhrases {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let phrases = Vec::<String>::deserialize(deserializer)?;
+        if phrases.iter().all(|phrase| phrase.trim().is_empty()) {
+            return Err(serde::de::Error::custom("give at least one phrase"));
+        }
+        let compiled = text::phrases_regex(&phrases, "", false)
+            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))?;
+        let fixed = (!phrases.iter().any(|p| p.contains("{name}"))).then_some(compiled);
+        Ok(NamedPhrases { phrases, fixed })
+    }
+}
+
+impl NamedPhrases {
+    /// The phrases for the tool `tool_name`.
+    pub fn regex(&self, tool_name: &str) -> Option<Cow<'_, Regex>> {
+        match &self.fixed {
+            Some(regex) => Some(Cow::Borrowed(regex)),
+            None => text::phrases_regex(&self.phrases, tool_name, false)
+                .ok()
+                .map(Cow::Owned),
+        }
+    }
+}
+
+/// Every text field a word rule reads, besides the set-level instructions.
+const TEXT_FIELDS: [Field; 5] = [
+    Field::Description,
+    Field::Snippet,
+    Field::Guidelines,
+    Field::InputSchema,
+    Field::Results,
+];
+
+/// Calls `check` on every model-facing text of `tool`.
+pub fn for_each_tool_text(
+    tool: &Tool<'_>,
+    ctx: &mut Ctx<'_>,
+    mut check: impl FnMut(&Text<'_>, &mut Ctx<'_>),
+) {
+    for field in TEXT_FIELDS {
+        for text in tool.texts(field) {
+            check(&text, ctx);
+        }
+    }
+}
+
+/// Calls `check` on the set-level instructions of `set`, if it has any.
+pub fn for_set_instructions(
+    set: &ToolSet<'_>,
+    ctx: &mut Ctx<'_>,
+    check: impl FnOnce(&Text<'_>, &mut Ctx<'_>),
+) {
+    if let Some(instructions) = set.instructions {
+        let text = Text {
+            field: Field::Instructions,
+            node: &instructions.value,
+        };
+        check(&text, ctx);
     }
 }
 

@@ -1,7 +1,6 @@
 //! The check of `missing-anti-trigger`. Its code, docs and default options are in
 //! `rules/wording/missing-anti-trigger.yaml`.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -9,7 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Deserialize;
 
-use super::helpers::identifiers;
+use super::helpers::{NamedPhrases, identifiers};
 use crate::catalog::declarative::split_identifier;
 use crate::catalog::text;
 use crate::lint::diagnostic::Field;
@@ -19,39 +18,7 @@ use crate::normalize::{Tool, ToolSet};
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct MissingAntiTrigger {
-    words: Words,
-}
-
-/// The `words` option: checked when the options are read, compiled once unless a phrase
-/// names the tool (`{name}`).
-#[derive(Debug)]
-struct Words {
-    phrases: Vec<String>,
-    fixed: Option<Regex>,
-}
-
-impl<'de> Deserialize<'de> for Words {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let phrases = Vec::<String>::deserialize(deserializer)?;
-        if phrases.iter().all(|phrase| phrase.trim().is_empty()) {
-            return Err(serde::de::Error::custom("give at least one phrase"));
-        }
-        let compiled = text::phrases_regex(&phrases, "", false)
-            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))?;
-        let fixed = (!phrases.iter().any(|p| p.contains("{name}"))).then_some(compiled);
-        Ok(Words { phrases, fixed })
-    }
-}
-
-impl Words {
-    fn regex(&self, tool_name: &str) -> Option<Cow<'_, Regex>> {
-        match &self.fixed {
-            Some(regex) => Some(Cow::Borrowed(regex)),
-            None => text::phrases_regex(&self.phrases, tool_name, false)
-                .ok()
-                .map(Cow::Owned),
-        }
-    }
+    words: NamedPhrases,
 }
 
 impl Rule for MissingAntiTrigger {

@@ -1,12 +1,12 @@
 //! The check of `missing-trigger`. Its code, docs and default options are in
 //! `rules/wording/missing-trigger.yaml`.
 
-use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
 use serde::Deserialize;
 
+use super::helpers::NamedPhrases;
 use crate::catalog::text;
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
@@ -15,42 +15,10 @@ use crate::normalize::Tool;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct MissingTrigger {
-    words: Phrases,
+    words: NamedPhrases,
     /// Check only the tools that have guidelines (whose descriptions stand alone when a host
     /// drops the system-prompt parts).
     only_with_guidelines: bool,
-}
-
-/// The trigger phrases: checked when the options are read, compiled once unless a phrase
-/// names the tool (`call {name}`).
-#[derive(Debug)]
-struct Phrases {
-    phrases: Vec<String>,
-    fixed: Option<Regex>,
-}
-
-impl<'de> Deserialize<'de> for Phrases {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let phrases = Vec::<String>::deserialize(deserializer)?;
-        if phrases.iter().all(|phrase| phrase.trim().is_empty()) {
-            return Err(serde::de::Error::custom("give at least one phrase"));
-        }
-        let compiled = text::phrases_regex(&phrases, "", false)
-            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))?;
-        let fixed = (!phrases.iter().any(|p| p.contains("{name}"))).then_some(compiled);
-        Ok(Phrases { phrases, fixed })
-    }
-}
-
-impl Phrases {
-    fn regex(&self, tool_name: &str) -> Option<Cow<'_, Regex>> {
-        match &self.fixed {
-            Some(regex) => Some(Cow::Borrowed(regex)),
-            None => text::phrases_regex(&self.phrases, tool_name, false)
-                .ok()
-                .map(Cow::Owned),
-        }
-    }
 }
 
 impl Rule for MissingTrigger {
@@ -149,8 +117,8 @@ fn mostly_other_script(value: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn phrases() -> Phrases {
-        let phrases: Vec<String> = [
+    fn phrases() -> NamedPhrases {
+        serde_json::from_value(serde_json::json!([
             "when",
             "whenever",
             "if you",
@@ -159,14 +127,8 @@ mod tests {
             "use to",
             "use this to",
             "call {name}",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        Phrases {
-            phrases,
-            fixed: None,
-        }
+        ]))
+        .unwrap()
     }
 
     fn triggered(value: &str) -> bool {

@@ -6,8 +6,8 @@ use std::ops::Range;
 use regex::Regex;
 use serde::Deserialize;
 
+use super::helpers;
 use crate::catalog::text;
-use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::{Text, Tool, ToolSet};
 
@@ -41,32 +41,13 @@ impl<'de> Deserialize<'de> for CapsWords {
     }
 }
 
-/// The fields this rule reads, besides the set-level instructions.
-const FIELDS: [Field; 5] = [
-    Field::Description,
-    Field::Snippet,
-    Field::Guidelines,
-    Field::InputSchema,
-    Field::Results,
-];
-
 impl Rule for Shouting {
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
-        for field in FIELDS {
-            for text in tool.texts(field) {
-                self.check_text(&text, ctx);
-            }
-        }
+        helpers::for_each_tool_text(tool, ctx, |text, ctx| self.check_text(text, ctx));
     }
 
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
-        if let Some(instructions) = set.instructions {
-            let text = Text {
-                field: Field::Instructions,
-                node: &instructions.value,
-            };
-            self.check_text(&text, ctx);
-        }
+        helpers::for_set_instructions(set, ctx, |text, ctx| self.check_text(text, ctx));
     }
 }
 
