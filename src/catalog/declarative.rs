@@ -321,8 +321,8 @@ impl CompiledRule {
         let help = self.help.as_ref().map(|help| self.render(help, vars));
         let label = self.label.as_ref().map(|label| self.render(label, vars));
         let finding = ctx.report(field, target, message);
-        finding.help = help;
-        finding.label = label;
+        finding.help = help.map(Into::into);
+        finding.label = label.map(Into::into);
     }
 
     /// The fields of `tool` this rule looks at, each with its texts.

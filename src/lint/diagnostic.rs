@@ -1,5 +1,6 @@
 //! The one finding type, from the rule that reports it to the renderer that prints it.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -82,9 +83,10 @@ pub struct Diagnostic {
     pub rule: Arc<str>,
     pub severity: Severity,
     pub message: String,
-    pub help: Option<String>,
+    /// Most helps are a rule's fixed text, shared rather than copied into every finding.
+    pub help: Option<Cow<'static, str>>,
     /// A short label under the underlined span.
-    pub label: Option<String>,
+    pub label: Option<Cow<'static, str>>,
     pub file: Arc<SourceFile>,
     /// The tool's name; `None` for file-level findings.
     pub tool: Option<String>,
@@ -122,12 +124,12 @@ pub struct Related {
 }
 
 impl Diagnostic {
-    pub fn help(&mut self, help: impl Into<String>) -> &mut Self {
+    pub fn help(&mut self, help: impl Into<Cow<'static, str>>) -> &mut Self {
         self.help = Some(help.into());
         self
     }
 
-    pub fn label(&mut self, label: impl Into<String>) -> &mut Self {
+    pub fn label(&mut self, label: impl Into<Cow<'static, str>>) -> &mut Self {
         self.label = Some(label.into());
         self
     }

@@ -96,7 +96,7 @@ fn unreadable(
     let mut ctx = Ctx::new(file, Encoding::default(), rule);
     let diagnostic = ctx.report(Field::File, Target::Source(span), message);
     if let Some(help) = help {
-        diagnostic.help(help);
+        diagnostic.help(help.to_string());
     }
     ctx.take_findings()
 }

@@ -156,11 +156,14 @@ impl<'a> Ctx<'a> {
                     "{} (and {more} more like it in {place}, not shown)",
                     summary.message
                 );
-                summary.help = Some(format!(
-                    "`{}` shows its first {MAX_SHOWN} findings in one place and sums up the \
+                summary.help = Some(
+                    format!(
+                        "`{}` shows its first {MAX_SHOWN} findings in one place and sums up the \
                      rest here; fix these and run again to see the others",
-                    summary.rule
-                ));
+                        summary.rule
+                    )
+                    .into(),
+                );
             }
             self.findings.push(summary);
         }
