@@ -48,3 +48,32 @@ fn each_flaw_gives_exactly_one_finding_at_its_words() {
     );
     insta::assert_snapshot!(common::render_human(&report.diagnostics));
 }
+
+/// Two tools that overlap a third equally: the help names the first of them in the file, on
+/// every run (the scores once summed in hash order, so the pick changed between runs).
+#[test]
+fn the_tool_named_in_the_anti_trigger_help_is_the_same_on_every_run() {
+    let tool = |name: &str, description: &str| {
+        serde_json::json!({"name": name, "description": description,
+            "inputSchema": {"type": "object"}})
+    };
+    let text = serde_json::json!({"tools": [
+        tool("book_flight", "Book a flight on an airline between two airports on a date."),
+        tool("flights.search", "Search flights between two airports on a date. Not for hotels."),
+        tool("flight.search", "Search flights between two airports on a date. Not for hotels."),
+        tool("get_weather", "Get the weather of a city. Not for forecasts past a week."),
+        tool("send_email", "Send an email to one person. Not for newsletters."),
+        tool("read_file", "Read a text file from the disk. Not for directories."),
+    ]})
+    .to_string();
+    for _ in 0..20 {
+        let report = common::lint_text("flights.json", &text);
+        let help = report
+            .diagnostics
+            .iter()
+            .find(|d| &*d.code == "TC207" && d.tool.as_deref() == Some("book_flight"))
+            .and_then(|d| d.help.as_deref())
+            .expect("TC207 on book_flight, with a help");
+        assert!(help.contains("use flights.search instead"), "{help}");
+    }
+}

@@ -516,7 +516,11 @@ impl Overlap {
                     add(stem(&word), 1.0);
                 }
             }
-            counts.push(terms.into_iter().collect());
+            // In term order: the scores are sums of floats, and a sum in hash order differs
+            // in its last bits from run to run, which would pick another of two equal tools.
+            let mut terms: Vec<(usize, f64)> = terms.into_iter().collect();
+            terms.sort_unstable_by_key(|&(term, _)| term);
+            counts.push(terms);
         }
         let mut documents = vec![0usize; ids.len()];
         for terms in &counts {
