@@ -3,7 +3,7 @@
 //! the wrong family folder, when an entry names a native check that does not exist, or when a
 //! native check has no entry, so the catalog and the code cannot drift apart.
 //!
-//! Also turns the token vocabularies (`src/tokens/vocab/*.tokens`) into tables the binary reads
+//! Also embeds the target profiles (`targets/<name>.yaml`) and turns the token vocabularies (`src/tokens/vocab/*.tokens`) into tables the binary reads
 //! in place (`token_tables`).
 
 use std::collections::BTreeSet;
@@ -37,6 +37,37 @@ fn main() {
     std::fs::write(Path::new(&out).join("catalog.rs"), generate(root, &entries))
         .expect("OUT_DIR is writable");
     token_tables(root, Path::new(&out));
+    std::fs::write(Path::new(&out).join("targets.rs"), target_profiles(root))
+        .expect("OUT_DIR is writable");
+}
+
+/// Every `targets/<name>.yaml`, embedded as `(path, text)` (src/targets/mod.rs reads them).
+fn target_profiles(root: &Path) -> String {
+    println!("cargo:rerun-if-changed=targets");
+    let mut out = String::from(
+        "/// Every built-in target profile: its path and its text.\n\
+         static BUILTIN_TARGETS: &[(&str, &str)] = &[\n",
+    );
+    for path in sorted_dir(&root.join("targets")) {
+        if path.extension().is_none_or(|ext| ext != "yaml") {
+            continue;
+        }
+        println!("cargo:rerun-if-changed={}", path.display());
+        let shown = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        writeln!(
+            out,
+            "    ({:?}, include_str!({:?})),",
+            shown.replace('\\', "/"),
+            path.display().to_string()
+        )
+        .expect("writing to a String");
+    }
+    out.push_str("];\n");
+    out
 }
 
 fn sorted_dir(dir: &Path) -> Vec<PathBuf> {

@@ -38,7 +38,11 @@ enum Command {
     /// Show one rule's documentation
     Explain {
         /// A rule code (`TC209`) or name (`absolute-words`)
-        rule: String,
+        #[arg(required_unless_present = "target", conflicts_with = "target")]
+        rule: Option<String>,
+        /// Show a target's profile instead: what a provider or host accepts, with sources
+        #[arg(long, value_name = "TARGET")]
+        target: Option<String>,
         #[command(flatten)]
         config: ConfigArgs,
     },
@@ -130,6 +134,14 @@ struct LintArgs {
     /// Token encoding for budgets
     #[arg(long, value_parser = parse_encoding)]
     tokenizer: Option<Encoding>,
+    /// Check against these providers and hosts (`toolcheck explain --target NAME` shows one);
+    /// replaces `targets:`
+    #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
+    target: Option<Vec<String>>,
+    /// The server name hosts prefix tool names with (`mcp__<server>__<tool>`); default: the
+    /// file's `serverInfo.name`, else its file name without extension
+    #[arg(long, value_name = "NAME")]
+    server_name: Option<String>,
     /// Exit 1 when there are more than this many warnings
     #[arg(long, value_name = "N")]
     max_warnings: Option<usize>,
@@ -313,7 +325,15 @@ fn run(cli: Cli) -> Result<i32> {
             });
             Ok(0)
         }
-        Command::Explain { rule, config } => {
+        Command::Explain {
+            target: Some(target),
+            ..
+        } => {
+            print(&crate::targets::explain(&*crate::targets::find(&target)?));
+            Ok(0)
+        }
+        Command::Explain { rule, config, .. } => {
+            let rule = rule.unwrap_or_default();
             let registry = registry(&load_config(&config)?)?;
             let found = registry.find(&rule).ok_or_else(|| {
                 let candidates = registry
@@ -426,6 +446,8 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
         ignore: args.ignore.clone(),
         severity: args.severity.clone(),
         tokenizer: args.tokenizer,
+        targets: args.target.clone(),
+        server_name: args.server_name.clone(),
     };
     // The config's own errors and those of its rules, options and selectors, all at once.
     let (registry, mut linter) = Error::after(

@@ -54,6 +54,11 @@ pub const CONFIG_TEMPLATE: &str = r#"# toolcheck.yaml: settings for toolcheck, t
 # writes it), e.g. toolcheck-baseline.json. Relative to this file's directory.
 # baseline: null
 
+# Providers and hosts to check the tools against (the `targets` rules, TC6xx), e.g.
+# [anthropic, openai-strict, gemini, claude-code, cursor]; `toolcheck explain --target NAME`
+# shows what one accepts, with sources. None: the TC6xx rules find nothing.
+# targets: []
+
 # rules:
 #   Rules to run: codes (TC209), prefixes (TC2), names (absolute-words), families (wording), ALL.
 #   select: [ALL]

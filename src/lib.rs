@@ -20,5 +20,6 @@ pub mod render;
 pub mod rules;
 pub mod suggest;
 pub mod suppress;
+pub mod targets;
 pub mod tokens;
 pub mod watch;

@@ -76,14 +76,18 @@ fn every_rule_is_documented() {
 /// Lints one doc example with every rule on and the example's options for its rule; the
 /// messages of that rule's findings.
 fn findings_of(registry: &Registry, meta: &RuleMeta, example: &DocExample) -> Vec<String> {
-    let config = match &example.options {
-        Some(options) => {
-            let text = format!("rules:\n  options:\n    {}: {options}\n", meta.name);
-            Config::parse(SourceFile::new("example.toolcheck.yaml", text), ".".into())
-                .unwrap_or_else(|error| panic!("{}: bad options {options}: {error}", meta.name))
-        }
-        None => Config::defaults(".".into()),
-    };
+    let mut text = String::new();
+    if !example.targets.is_empty() {
+        text.push_str(&format!("targets: [{}]\n", example.targets.join(", ")));
+    }
+    if let Some(options) = &example.options {
+        text.push_str(&format!(
+            "rules:\n  options:\n    {}: {options}\n",
+            meta.name
+        ));
+    }
+    let config = Config::parse(SourceFile::new("example.toolcheck.yaml", text), ".".into())
+        .unwrap_or_else(|error| panic!("{}: bad config for an example: {error}", meta.name));
     let linter = Linter::new(registry, &config, &Overrides::default())
         .unwrap_or_else(|error| panic!("{}: {error}", meta.name));
     let json = example.language == "json";

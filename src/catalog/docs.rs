@@ -139,6 +139,9 @@ pub struct DocExample {
     pub part: Part,
     /// `yaml` or `json`: the info string's first word.
     pub language: String,
+    /// `target=a,b` after the language: the targets the example is linted against (the
+    /// `targets` rules find nothing without one).
+    pub targets: Vec<String>,
     /// The rest of the info string: the rule's options as a YAML flow mapping, if any.
     pub options: Option<String>,
     pub code: String,
@@ -165,14 +168,20 @@ pub fn examples(docs: &str) -> Vec<DocExample> {
         } else if line.starts_with("Use instead") && part.is_some() {
             part = Some(Part::UseInstead);
         } else if let (Some(part), Some(info)) = (part, line.trim_start().strip_prefix("```")) {
-            let (language, options) = match info.trim().split_once(' ') {
-                Some((language, options)) => (language, Some(options.trim().to_string())),
-                None => (info.trim(), None),
+            let (language, rest) = info.trim().split_once(' ').unwrap_or((info.trim(), ""));
+            let rest = rest.trim();
+            let (targets, rest) = match rest.strip_prefix("target=") {
+                Some(after) => {
+                    let (names, rest) = after.split_once(' ').unwrap_or((after, ""));
+                    (names.split(',').map(str::to_string).collect(), rest.trim())
+                }
+                None => (Vec::new(), rest),
             };
             block = Some(DocExample {
                 part,
                 language: language.to_string(),
-                options,
+                targets,
+                options: (!rest.is_empty()).then(|| rest.to_string()),
                 code: String::new(),
             });
         }
@@ -187,7 +196,7 @@ mod tests {
     #[test]
     fn examples_are_split_at_use_instead_with_options_from_the_info_string() {
         let docs = "## What it does\nx\n```yaml\nnot: an example\n```\n## Example\n\
-                    ```yaml {max-tokens: 5}\nname: a\n```\nUse instead:\n```json\n{}\n```\n\
+                    ```yaml target=cursor {max-tokens: 5}\nname: a\n```\nUse instead:\n```json\n{}\n```\n\
                     ## Options\n```yaml\nno: example\n```\n";
         let found = examples(docs);
         assert_eq!(
@@ -196,12 +205,14 @@ mod tests {
                 DocExample {
                     part: Part::Example,
                     language: "yaml".into(),
+                    targets: vec!["cursor".into()],
                     options: Some("{max-tokens: 5}".into()),
                     code: "name: a\n".into(),
                 },
                 DocExample {
                     part: Part::UseInstead,
                     language: "json".into(),
+                    targets: Vec::new(),
                     options: None,
                     code: "{}\n".into(),
                 },

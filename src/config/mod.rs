@@ -28,6 +28,7 @@ pub const TOP_KEYS: &[&str] = &[
     "rules",
     "rulesets",
     "baseline",
+    "targets",
 ];
 pub const RULES_KEYS: &[&str] = &[
     "select",
@@ -118,6 +119,8 @@ pub struct Config {
     pub max_file_size: u64,
     /// The baseline file (`baseline:`), resolved against `root`.
     pub baseline: Option<PathBuf>,
+    /// The targets whose profiles the `targets` rules check against (`targets:`).
+    pub targets: Vec<Spanned>,
 }
 
 impl Config {
@@ -267,6 +270,7 @@ impl Reader<'_> {
                     config.baseline = Some(config.root.join(path.value));
                 }
             }
+            "targets" => config.targets = self.strings(&entry.value),
             "rulesets" => {
                 for dir in self.strings(&entry.value) {
                     config.rulesets.push(config.root.join(dir.value));

@@ -29,7 +29,11 @@ pub(crate) fn check(files: &mut [Checked<'_>], selection: &Selection, encoding: 
         for (active, rule) in &selection.rules {
             let ctxs = sets
                 .iter()
-                .map(|set| Ctx::new(set.file, encoding, active))
+                .map(|set| {
+                    let mut ctx = Ctx::new(set.file, encoding, active);
+                    ctx.targets = &selection.targets;
+                    ctx
+                })
                 .collect();
             let mut run = RunCtx::new(ctxs);
             let outcome = catch_unwind(AssertUnwindSafe(|| rule.check_run(&sets, &mut run)));

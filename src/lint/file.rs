@@ -128,6 +128,7 @@ pub(crate) fn check<'p>(
     };
     let run = catch_unwind(AssertUnwindSafe(|| {
         let mut ctx = Ctx::new(&parsed.file, encoding, &selection.invalid_manifest);
+        ctx.targets = &selection.targets;
         let set = normalize::normalize(root, &mut ctx);
         for (active, rule) in &selection.rules {
             ctx.set_rule(active);

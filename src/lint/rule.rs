@@ -8,6 +8,7 @@ use crate::lint::diagnostic::{Diagnostic, Field, Severity};
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::{Entry, Node, Pointer, Span};
 use crate::read::source::SourceFile;
+use crate::targets::Targets;
 use crate::tokens::{Counter, Encoding};
 
 /// A check. Each hook runs once per tool, once per file (tool set), or once per run over
@@ -84,6 +85,8 @@ pub struct ActiveRule {
 pub struct Ctx<'a> {
     pub file: &'a Arc<SourceFile>,
     pub encoding: Encoding,
+    /// The run's targets (none unless `--target` or `targets:` selects some).
+    pub targets: &'a Targets,
     /// Token counts shared by every rule of the file, so nothing is tokenized twice.
     pub tokens: Counter,
     rule: ActiveRule,
@@ -117,6 +120,7 @@ impl<'a> Ctx<'a> {
         Ctx {
             file,
             encoding,
+            targets: Targets::none(),
             tokens: Counter::new(encoding),
             rule: rule.clone(),
             tool: None,

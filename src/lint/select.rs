@@ -10,6 +10,7 @@ use crate::lint::diagnostic::Severity;
 use crate::lint::rule::{ActiveRule, Rule};
 use crate::rules::meta::invalid_manifest::InvalidManifest;
 use crate::suggest::did_you_mean;
+use crate::targets::Targets;
 use crate::tokens::Encoding;
 
 /// Selection and severity flags from the command line; they apply after the config file.
@@ -22,6 +23,10 @@ pub struct Overrides {
     /// Applied after `rules.severity`.
     pub severity: Vec<(String, Level)>,
     pub tokenizer: Option<Encoding>,
+    /// Replaces `targets:` when given.
+    pub targets: Option<Vec<String>>,
+    /// The server name hosts prefix tool names with (`--server-name`).
+    pub server_name: Option<String>,
 }
 
 /// The rules of a run, resolved.
@@ -32,6 +37,8 @@ pub(crate) struct Selection {
     pub invalid_manifest: ActiveRule,
     /// Every rule of the registry as this run resolved it, off ones included.
     pub settings: Vec<RuleSetting>,
+    /// The targets the `targets` rules check against.
+    pub targets: Targets,
 }
 
 /// One rule as a run resolved it (`rules`, `lint --show-settings`).
@@ -173,11 +180,36 @@ impl Selection {
             settings.push(setting);
             rules.push((active(meta, severity), rule));
         }
+        let targets = match &overrides.targets {
+            Some(names) => Targets::select(names, overrides.server_name.clone()),
+            None => {
+                let names: Vec<String> = config.targets.iter().map(|t| t.value.clone()).collect();
+                Targets::select(&names, overrides.server_name.clone()).map_err(|error| {
+                    // Point at the target the config names, when it is one of its.
+                    let at = config
+                        .targets
+                        .iter()
+                        .find(|t| error.to_string().contains(&format!("`{}`", t.value)));
+                    match at {
+                        Some(target) => config.error_at(&target.span, error.to_string()),
+                        None => error,
+                    }
+                })
+            }
+        };
+        let targets = match targets {
+            Ok(targets) => targets,
+            Err(error) => {
+                errors.push(error);
+                Targets::default()
+            }
+        };
         Error::collect(errors)?;
         Ok(Selection {
             rules,
             invalid_manifest: active(invalid_manifest, invalid_manifest.default_severity),
             settings,
+            targets,
         })
     }
 }

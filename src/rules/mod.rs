@@ -7,4 +7,5 @@ pub mod meta;
 pub mod names;
 pub mod schema;
 pub mod security;
+pub mod targets;
 pub mod wording;

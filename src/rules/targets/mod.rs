@@ -1,0 +1,6 @@
+//! Native checks of the `targets` family; each rule's catalog entry is
+//! `rules/targets/<rule-name>.yaml`. They check the definitions against the selected target
+//! profiles (`targets/<name>.yaml`, src/targets/) and find nothing when no target is selected.
+
+pub mod helpers;
+pub mod name_rejected_by_target;

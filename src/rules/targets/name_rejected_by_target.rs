@@ -1,0 +1,147 @@
+//! The check of `name-rejected-by-target`. Its code and docs are in
+//! `rules/targets/name-rejected-by-target.yaml`.
+
+use serde::Deserialize;
+
+use super::helpers::{ServerName, wire_name};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, Target};
+use crate::normalize::ToolSet;
+use crate::targets::profile::{Check, ToolName};
+use crate::targets::{Active, wire};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NameRejectedByTarget {}
+
+impl Rule for NameRejectedByTarget {
+    fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
+        let targets = ctx.targets;
+        if targets.is_empty() {
+            return;
+        }
+        let server = ServerName::of(set, ctx);
+        for tool in &set.tools {
+            let Some(entry) = tool.name else {
+                continue;
+            };
+            // A missing, empty or blank name is `invalid-tool-name`'s.
+            let Some(name) = entry.value.as_str().filter(|name| !name.trim().is_empty()) else {
+                continue;
+            };
+            ctx.set_tool(Some(name));
+            for profile in &targets.selected {
+                let sent = wire_name(profile, &server.name, name);
+                for constraint in &profile.constraints {
+                    let Check::ToolName(rule) = &constraint.check else {
+                        continue;
+                    };
+                    let active = Active {
+                        target: profile.name.clone(),
+                        constraint: constraint.clone(),
+                    };
+                    let measured = match &rule.counted {
+                        Some(counted) => wire::templated(counted, &server.name, name),
+                        None => sent.clone(),
+                    };
+                    let Some(problem) = problem(rule, &measured) else {
+                        continue;
+                    };
+                    let shown = match (&rule.counted, measured == name) {
+                        (_, true) => format!("tool name `{name}`"),
+                        (Some(counted), false) => {
+                            format!("`{measured}` (what it measures, `{counted}`)")
+                        }
+                        (None, false) => format!("`{measured}` (the name it sends)"),
+                    };
+                    let message = format!(
+                        "{shown} {problem}; {} {}",
+                        active.who(),
+                        constraint.effect.verb()
+                    );
+                    let mut help = match problem_kind(rule, &measured) {
+                        Kind::Length if measured != name => format!(
+                            "shorten the tool name by {} characters or more; the server name \
+                             `{}` comes from {}",
+                            measured.chars().count() - rule.max_length,
+                            server.name,
+                            server.origin
+                        ),
+                        Kind::Length => {
+                            format!("shorten the tool name to {} characters", rule.max_length)
+                        }
+                        Kind::Charset => format!(
+                            "use only [{}] in the tool name (e.g. `{}`)",
+                            rule.charset,
+                            replaced(&rule.charset, name)
+                        ),
+                        Kind::First => format!(
+                            "start the tool name with one of [{}]",
+                            rule.first.as_deref().unwrap_or_default()
+                        ),
+                    };
+                    help.push_str("; ");
+                    help.push_str(&active.cite());
+                    ctx.report(Field::Name, Target::Value(&entry.value), message)
+                        .help(help);
+                }
+            }
+        }
+        ctx.set_tool(None);
+    }
+}
+
+enum Kind {
+    Length,
+    Charset,
+    First,
+}
+
+fn problem_kind(rule: &ToolName, measured: &str) -> Kind {
+    if measured.chars().any(|c| !wire::in_class(&rule.charset, c)) {
+        Kind::Charset
+    } else if measured.chars().count() > rule.max_length {
+        Kind::Length
+    } else {
+        Kind::First
+    }
+}
+
+/// What is wrong with `measured` under `rule`, or `None`.
+fn problem(rule: &ToolName, measured: &str) -> Option<String> {
+    let mut outside: Vec<char> = measured
+        .chars()
+        .filter(|&c| !wire::in_class(&rule.charset, c))
+        .collect();
+    outside.dedup();
+    if !outside.is_empty() {
+        let shown: Vec<String> = outside
+            .iter()
+            .take(3)
+            .map(|c| match c {
+                ' ' => "a space".to_string(),
+                c => format!("`{c}`"),
+            })
+            .collect();
+        return Some(format!(
+            "has {}, outside [{}]",
+            shown.join(", "),
+            rule.charset
+        ));
+    }
+    let length = measured.chars().count();
+    if length > rule.max_length {
+        return Some(format!("is {length} characters, over {}", rule.max_length));
+    }
+    let first = rule.first.as_deref()?;
+    let starts = measured.chars().next()?;
+    (!wire::in_class(first, starts))
+        .then(|| format!("starts with `{starts}`, not one of [{first}]"))
+}
+
+/// `name` with every character outside `charset` replaced by `_`.
+fn replaced(charset: &str, name: &str) -> String {
+    name.chars()
+        .map(|c| if wire::in_class(charset, c) { c } else { '_' })
+        .collect()
+}
