@@ -11,8 +11,12 @@ use crate::targets::{Profile, wire};
 /// The server name hosts prefix a file's tool names with, and where it came from.
 pub struct ServerName {
     pub name: String,
-    /// For a help: `--server-name`, the file's `server:`, or its file name.
+    /// For a help: `--server-name`, the file's `server`, or its file name.
     pub origin: &'static str,
+    /// `false` when `name` is only the file name: the name in the host's config is unknown
+    /// (a capture named `modelcontextprotocol__server-filesystem.json` is the server
+    /// `filesystem`), so a check that depends on its length must not guess it.
+    pub known: bool,
 }
 
 impl ServerName {
@@ -21,12 +25,14 @@ impl ServerName {
             return ServerName {
                 name: name.clone(),
                 origin: "`--server-name`",
+                known: true,
             };
         }
         if let Some(name) = set.server.and_then(|entry| entry.value.as_str()) {
             return ServerName {
                 name: name.to_string(),
                 origin: "the file's `server`",
+                known: true,
             };
         }
         let stem = Path::new(&ctx.file.name)
@@ -38,6 +44,7 @@ impl ServerName {
         ServerName {
             name: stem.to_string(),
             origin: "the file name (set `--server-name` to the name the host config uses)",
+            known: false,
         }
     }
 }

@@ -1,9 +1,12 @@
 //! The check of `name-rejected-by-target`. Its code and docs are in
 //! `rules/targets/name-rejected-by-target.yaml`.
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use serde::Deserialize;
 
-use super::helpers::{ServerName, wire_name};
+use super::helpers::{ServerName, wire_name, wire_of};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::ToolSet;
@@ -30,8 +33,18 @@ impl Rule for NameRejectedByTarget {
                 continue;
             };
             ctx.set_tool(Some(name));
+            // An unknown server name counts as empty: what is reported then is too long
+            // whatever the host config calls the server.
+            let measured_server = if server.known {
+                server.name.as_str()
+            } else {
+                ""
+            };
+            // A provider's constraint that several selected hosts inherit is reported once
+            // per name it measures (the first target that brings it in names it).
+            let mut reported = HashSet::new();
             for profile in &targets.selected {
-                let sent = wire_name(profile, &server.name, name);
+                let sent = wire_name(profile, measured_server, name);
                 for constraint in &profile.constraints {
                     let Check::ToolName(rule) = &constraint.check else {
                         continue;
@@ -40,15 +53,27 @@ impl Rule for NameRejectedByTarget {
                         target: profile.name.clone(),
                         constraint: constraint.clone(),
                     };
+                    let template = match &rule.counted {
+                        Some(counted) => counted.as_str(),
+                        None => wire_of(profile).map_or("{tool}", |wire| wire.template.as_str()),
+                    };
                     let measured = match &rule.counted {
-                        Some(counted) => wire::templated(counted, &server.name, name),
+                        Some(counted) => wire::templated(counted, measured_server, name),
                         None => sent.clone(),
                     };
                     let Some(problem) = problem(rule, &measured) else {
                         continue;
                     };
+                    if !reported.insert((Arc::as_ptr(constraint), measured.clone())) {
+                        continue;
+                    }
+                    let unnamed = !server.known && template.contains("{server}");
                     let shown = match (&rule.counted, measured == name) {
                         (_, true) => format!("tool name `{name}`"),
+                        _ if unnamed => format!(
+                            "`{}` without the server name",
+                            wire::templated(template, "<server>", name)
+                        ),
                         (Some(counted), false) => {
                             format!("`{measured}` (what it measures, `{counted}`)")
                         }
@@ -60,6 +85,12 @@ impl Rule for NameRejectedByTarget {
                         constraint.effect.verb()
                     );
                     let mut help = match problem_kind(rule, &measured) {
+                        Kind::Length if unnamed => format!(
+                            "shorten the tool name by {} characters or more, and more for the \
+                             server name; `--server-name` checks with the name your host config \
+                             gives the server",
+                            measured.chars().count() - rule.max_length,
+                        ),
                         Kind::Length if measured != name => format!(
                             "shorten the tool name by {} characters or more; the server name \
                              `{}` comes from {}",
