@@ -41,6 +41,8 @@ pub struct Profile {
     pub title: String,
     pub extends: Vec<String>,
     pub readings: Vec<String>,
+    /// How it counts tokens (its own, else its first parent's that has one).
+    pub tokens: Option<profile::TokenCount>,
     /// Its own constraints, then those it inherits.
     pub constraints: Vec<Arc<Constraint>>,
 }
@@ -137,6 +139,10 @@ fn resolve(file: &ProfileFile, parents: &[Arc<Profile>]) -> Result<Profile> {
         title: file.title.clone(),
         extends: file.extends.clone(),
         readings: file.readings.clone(),
+        tokens: file
+            .tokens
+            .clone()
+            .or_else(|| parents.iter().find_map(|parent| parent.tokens.clone())),
         constraints,
     })
 }
@@ -302,6 +308,22 @@ pub fn explain(profile: &Profile) -> String {
             let _ = writeln!(out, "- {reading}");
         }
     }
+    if let Some(tokens) = &profile.tokens {
+        let kind = match tokens.approximate {
+            true => "an estimate (≈): the tokenizer is not published",
+            false => "exact",
+        };
+        let _ = writeln!(out, "\n## Token counts\n");
+        let _ = writeln!(out, "- {}: {kind}", tokens.method());
+        let _ = writeln!(
+            out,
+            "  source: {} (verified {})",
+            tokens.source, tokens.verified
+        );
+        if let Some(note) = &tokens.note {
+            let _ = writeln!(out, "  note: {note}");
+        }
+    }
     let _ = writeln!(out, "\n## Constraints\n");
     for constraint in &profile.constraints {
         let inherited = match constraint.from == profile.name {
@@ -330,8 +352,8 @@ fn effect_text(effect: Effect) -> &'static str {
     match effect {
         Effect::Rejected => "otherwise the request is rejected",
         Effect::Dropped => "otherwise the tool is dropped",
-        Effect::Truncated => "the rest is cut",
-        Effect::Rewritten => "the name is rewritten",
+        Effect::Truncated => "the model never reads the rest",
+        Effect::Rewritten => "the model sees the rewritten name",
         Effect::Nonconforming => "otherwise the server does not conform",
     }
 }
@@ -453,6 +475,22 @@ mod tests {
             }
         }
         assert_eq!(builtin().unwrap().len(), BUILTIN_TARGETS.len());
+    }
+
+    #[test]
+    fn a_host_counts_tokens_as_its_provider_does() {
+        let claude_code = find("claude-code").unwrap();
+        let tokens = claude_code.tokens.as_ref().unwrap();
+        assert!(tokens.approximate);
+        assert_eq!(tokens.scale(100), 125);
+        assert_eq!(tokens.method(), "o200k_base × 1.25 + 497 per request");
+        let openai = find("openai").unwrap();
+        let tokens = openai.tokens.as_ref().unwrap();
+        assert!(!tokens.approximate);
+        assert_eq!(tokens.scale(100), 100);
+        assert_eq!(tokens.method(), "o200k_base + 7 per tool + 12 per request");
+        // A host whose model varies has no count of its own.
+        assert!(find("cursor").unwrap().tokens.is_none());
     }
 
     #[test]

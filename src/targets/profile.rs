@@ -19,6 +19,9 @@ pub struct ProfileFile {
     /// Sources that disagree and the reading this profile takes (`providers.md` §8).
     #[serde(default)]
     pub readings: Vec<String>,
+    /// How the target counts tokens; a profile without inherits its first parent's.
+    #[serde(default)]
+    pub tokens: Option<TokenCount>,
     /// `constraints:` with nothing under it is an empty list.
     #[serde(default, deserialize_with = "null_as_empty")]
     pub constraints: Vec<RawConstraint>,
@@ -69,6 +72,56 @@ pub struct RawConstraint {
     /// conflict).
     #[serde(default)]
     pub note: Option<String>,
+}
+
+/// How a target's tokens are counted: tiktoken's `encoding`, times `factor` for a provider
+/// whose tokenizer is not published (then `approximate`), plus the documented overhead per
+/// tool and per request.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TokenCount {
+    pub encoding: crate::tokens::Encoding,
+    #[serde(default = "one")]
+    pub factor: f64,
+    pub approximate: bool,
+    #[serde(default)]
+    pub per_tool: usize,
+    #[serde(default)]
+    pub per_request: usize,
+    pub source: String,
+    pub verified: String,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl TokenCount {
+    /// The target's count for `exact` tokens of `encoding` (no overhead).
+    pub fn scale(&self, exact: usize) -> usize {
+        if self.factor == 1.0 {
+            exact
+        } else {
+            (exact as f64 * self.factor).round() as usize
+        }
+    }
+
+    /// How the count is made, for a report: `o200k_base × 1.25 + 497 per request (≈)`.
+    pub fn method(&self) -> String {
+        let mut method = self.encoding.as_str().to_string();
+        if self.factor != 1.0 {
+            method.push_str(&format!(" × {}", self.factor));
+        }
+        if self.per_tool > 0 {
+            method.push_str(&format!(" + {} per tool", self.per_tool));
+        }
+        if self.per_request > 0 {
+            method.push_str(&format!(" + {} per request", self.per_request));
+        }
+        method
+    }
 }
 
 /// What a target does with a definition that breaks a constraint.
