@@ -113,23 +113,22 @@ pub struct Row {
 }
 
 impl Row {
-    /// The name as the table shows it.
-    fn label(&self) -> String {
+    /// The name as the table shows it, in at most `room` characters (at least 24).
+    fn label(&self, room: usize) -> String {
         if self.name.is_empty() {
             return format!("(no name, line {})", self.line);
         }
+        let room = room.max(24);
         let chars = self.name.chars().count();
-        if chars <= MAX_NAME {
+        if chars <= room {
             return self.name.clone();
         }
         // The end of a long name tells tools apart as often as its start.
-        let start: String = self.name.chars().take(MAX_NAME / 2 - 1).collect();
-        let end: String = self.name.chars().skip(chars - MAX_NAME / 2).collect();
+        let start: String = self.name.chars().take(room - room / 2 - 1).collect();
+        let end: String = self.name.chars().skip(chars - room / 2).collect();
         format!("{start}…{end}")
     }
 }
-
-const MAX_NAME: usize = 48;
 
 /// One file's matrix.
 #[derive(Debug, Clone, Serialize)]
@@ -470,13 +469,6 @@ impl Matrix {
             cells.push(texts);
         }
         if !file.tools.is_empty() {
-            let labels: Vec<String> = file.tools.iter().map(Row::label).collect();
-            let first = labels
-                .iter()
-                .map(|l| l.chars().count())
-                .chain([4])
-                .max()
-                .unwrap_or(4);
             let widths: Vec<usize> = self
                 .targets
                 .iter()
@@ -491,6 +483,15 @@ impl Matrix {
                         .unwrap_or(0)
                 })
                 .collect();
+            // Names are cut (in the middle) only when the table would not fit otherwise.
+            let room = width.saturating_sub(2 + widths.iter().map(|w| w + 2).sum::<usize>());
+            let labels: Vec<String> = file.tools.iter().map(|row| row.label(room)).collect();
+            let first = labels
+                .iter()
+                .map(|l| l.chars().count())
+                .chain([4])
+                .max()
+                .unwrap_or(4);
             let mut header = format!("  {:<first$}", "tool");
             for (target, w) in self.targets.iter().zip(&widths) {
                 let _ = write!(header, "  {target:<w$}");
@@ -559,6 +560,120 @@ fn wrap(lead: &str, text: &str, width: usize, out: &mut String) {
 mod tests {
     use super::*;
 
+    use std::sync::Arc;
+
+    use crate::lint::diagnostic::Field;
+    use crate::read::source::SourceFile;
+
+    const TEXT: &str = r#"{"tools": [{"name": "a"}, {"name": "b"}]}"#;
+
+    fn finding(
+        file: &Arc<SourceFile>,
+        code: &str,
+        severity: Severity,
+        tool: Option<&str>,
+        at: &str,
+    ) -> Diagnostic {
+        let start = TEXT.find(at).expect("the text holds it");
+        Diagnostic {
+            code: code.into(),
+            rule: "some-rule".into(),
+            severity,
+            message: format!("{code} at {at}"),
+            help: None,
+            label: None,
+            file: file.clone(),
+            tool: tool.map(str::to_string),
+            field: Field::Name,
+            pointer: String::new(),
+            span: start..start + at.len(),
+            related: Vec::new(),
+            fix: None,
+        }
+    }
+
+    fn report(file: &Arc<SourceFile>, diagnostics: Vec<Diagnostic>) -> FileReport {
+        FileReport {
+            file: file.clone(),
+            linted: true,
+            tools: 2,
+            skipped: 0,
+            diagnostics,
+            suppressed: Vec::new(),
+            internal_error: None,
+        }
+    }
+
+    fn tools() -> Vec<Vec<ToolSpan>> {
+        let span = |at: &str| {
+            let start = TEXT.find(at).unwrap();
+            start..start + at.len()
+        };
+        vec![vec![
+            ToolSpan {
+                name: "a".into(),
+                span: span(r#"{"name": "a"}"#),
+            },
+            ToolSpan {
+                name: "b".into(),
+                span: span(r#"{"name": "b"}"#),
+            },
+        ]]
+    }
+
+    #[test]
+    fn a_file_level_error_fails_every_tool_and_a_span_finds_its_tool() {
+        let file = SourceFile::new("s.json", TEXT.to_string());
+        let runs = vec![
+            TargetRun {
+                target: "t1".into(),
+                reports: vec![report(
+                    &file,
+                    vec![
+                        finding(&file, "TC690", Severity::Error, None, r#""tools""#),
+                        // No tool named, but inside `b`'s definition.
+                        finding(&file, "TC691", Severity::Warning, None, r#""b""#),
+                    ],
+                )],
+            },
+            TargetRun {
+                target: "t2".into(),
+                reports: vec![report(
+                    &file,
+                    vec![
+                        finding(&file, "TC692", Severity::Warning, Some("a"), r#""a""#),
+                        finding(&file, "TC693", Severity::Info, Some("b"), r#""b""#),
+                    ],
+                )],
+            },
+        ];
+        let matrix = build(&tools(), runs, "TC001");
+        let statuses: Vec<Vec<Status>> = matrix.files[0]
+            .tools
+            .iter()
+            .map(|row| row.results.iter().map(|cell| cell.status).collect())
+            .collect();
+        assert_eq!(
+            statuses,
+            [[Status::Fail, Status::Warn], [Status::Fail, Status::Pass]]
+        );
+        let b = &matrix.files[0].tools[1].results[0];
+        let codes: Vec<&str> = b.reasons.iter().map(|r| r.code.as_str()).collect();
+        assert_eq!(codes, ["TC690", "TC691"]);
+        assert_eq!(b.first().map(|r| r.code.as_str()), Some("TC690"));
+        let summary: Vec<(usize, usize, usize)> = matrix
+            .summary
+            .iter()
+            .map(|s| (s.pass, s.warn, s.fail))
+            .collect();
+        assert_eq!(summary, [(0, 0, 2), (2, 1, 0)]);
+        assert_eq!(matrix.exit_code(), 1);
+        // The file-level reason has one number, shown in both rows.
+        let human = matrix.human(false, 100);
+        assert_eq!(human.matches("✖ 1").count(), 2, "{human}");
+        assert_eq!(human.matches("t1: TC690").count(), 1, "{human}");
+    }
+
     #[test]
     fn wrap_breaks_at_spaces_and_indents_like_the_lead() {
         let mut out = String::new();
@@ -579,8 +694,9 @@ mod tests {
             line: 1,
             results: Vec::new(),
         };
-        let label = row.label();
-        assert_eq!(label.chars().count(), MAX_NAME);
+        assert_eq!(row.label(100), row.name);
+        let label = row.label(30);
+        assert_eq!(label.chars().count(), 30);
         assert!(
             label.starts_with("start_") && label.ends_with("_end"),
             "{label}"
