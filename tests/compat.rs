@@ -261,3 +261,16 @@ fn standard_input_and_server_name_work_as_in_lint() {
     assert!(stdout.starts_with("s.json (1 tool)"), "{stdout}");
     assert!(stdout.contains("is 74 characters, over 64"), "{stdout}");
 }
+
+#[test]
+fn an_inline_suppression_silences_its_cell_as_in_lint() {
+    let dir = common::scratch("compat_suppressed");
+    let text = "tools:\n  - name: docs.search  # toolcheck: ignore[TC601] -- renamed by our proxy\n    \
+                description: Search the documentation.\n  - name: other.search\n    \
+                description: Search the documentation.\n";
+    std::fs::write(dir.join("s.tools.yaml"), text).unwrap();
+    let (code, stdout, _) = compat(&dir, &["--target", "openai", "s.tools.yaml"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("docs.search   ✔\n"), "{stdout}");
+    assert!(stdout.contains("other.search  ✖ 1\n"), "{stdout}");
+}
