@@ -48,6 +48,9 @@ enum Command {
     },
     /// Write a commented `toolcheck.yaml` (and, with `--example`, an example manifest)
     Init(crate::init::InitArgs),
+    /// Where can this server ship? Each tool against each target: ✔ passes, ! ships changed
+    /// (a warning), ✖ fails; exits 1 when a tool fails a target
+    Compat(CompatArgs),
 }
 
 #[derive(Debug, Args)]
@@ -199,6 +202,39 @@ struct TokensArgs {
     stdin_filename: Option<String>,
 }
 
+#[derive(Debug, Args)]
+struct CompatArgs {
+    /// Files or directories (`-` reads standard input); default: the current directory
+    paths: Vec<PathBuf>,
+    /// The providers and hosts to check against, comma-separated (`toolcheck explain --target
+    /// NAME` shows one); default: `targets:` of toolcheck.yaml
+    #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
+    target: Option<Vec<String>>,
+    /// The server name hosts prefix tool names with (`mcp__<server>__<tool>`); default: the
+    /// file's `serverInfo.name`, else its file name without extension
+    #[arg(long, value_name = "NAME")]
+    server_name: Option<String>,
+    #[arg(long, value_enum, default_value_t = CompatFormat::Human)]
+    format: CompatFormat,
+    /// When to use colors in human output
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+    #[command(flatten)]
+    config: ConfigArgs,
+    #[command(flatten)]
+    discovery: DiscoveryArgs,
+    /// The name standard input is reported under; its extension picks YAML or JSON. Without
+    /// paths, standard input is read
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CompatFormat {
+    Human,
+    Json,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum TokensFormat {
     Human,
@@ -313,6 +349,7 @@ fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Lint(args) => lint(args),
         Command::Tokens(args) => tokens(args),
+        Command::Compat(args) => compat(args),
         Command::Rules(args) => {
             let config = load_config(&args.config)?;
             let registry = registry(&config)?;
@@ -774,6 +811,74 @@ fn tokens(args: TokensArgs) -> Result<i32> {
         ),
     });
     Ok(if report.has_errors() { 1 } else { 0 })
+}
+
+/// `toolcheck compat`: the same config, discovery and inputs as `lint`; the inputs are parsed
+/// once and linted once per target, with only the `targets` rules (and `invalid-manifest`).
+fn compat(args: CompatArgs) -> Result<i32> {
+    let paths = input_paths(&args.paths, args.stdin_filename.as_deref())?;
+    let (config, config_errors) = load_config_all(&args.config)?;
+    let overrides = |targets: Option<Vec<String>>| Overrides {
+        select: Some(vec![crate::catalog::Family::Targets.as_str().to_string()]),
+        targets,
+        server_name: args.server_name.clone(),
+        ..Overrides::default()
+    };
+    // Every error of the config and of the targets it or `--target` names, at once.
+    let (registry, linter) = Error::after(
+        config_errors,
+        registry(&config).and_then(|registry| {
+            let linter = Linter::new(&registry, &config, &overrides(args.target.clone()))?;
+            Ok((registry, linter))
+        }),
+    )?;
+    let names = match &args.target {
+        Some(names) => names.clone(),
+        None => config.targets.iter().map(|t| t.value.clone()).collect(),
+    };
+    let mut targets: Vec<String> = Vec::new();
+    for name in &names {
+        let profile = crate::targets::find(name)?;
+        if !targets.iter().any(|known| **known == *profile.name) {
+            targets.push(profile.name.to_string());
+        }
+    }
+    if targets.is_empty() {
+        return Err(
+            Error::new("`compat` needs at least one target").with_help(format!(
+                "name them with `--target a,b` or `targets:` in toolcheck.yaml; known targets: {}",
+                crate::targets::known().join(", ")
+            )),
+        );
+    }
+    let found = discover(&config, &args.discovery, &paths, "compat")?;
+    let inputs = read_targets(&found, args.stdin_filename.as_deref(), config.max_file_size)?;
+    let parsed = linter.parse_all(inputs);
+    let tools = parsed.tools(linter.encoding);
+    let mut runs = Vec::with_capacity(targets.len());
+    for target in &targets {
+        let linter = Linter::new(&registry, &config, &overrides(Some(vec![target.clone()])))?;
+        runs.push(crate::compat::TargetRun {
+            target: target.clone(),
+            reports: linter.lint_parsed(&parsed),
+        });
+    }
+    let invalid_manifest = &registry
+        .native::<crate::rules::meta::invalid_manifest::InvalidManifest>()
+        .code;
+    let matrix = crate::compat::build(&tools, runs, invalid_manifest);
+    print(&match args.format {
+        CompatFormat::Json => matrix.json(),
+        CompatFormat::Human => matrix.human(use_color(args.color), terminal_width()),
+    });
+    let mut internal = false;
+    for file in &matrix.files {
+        if let Some(message) = &file.internal_error {
+            print_error(&internal_error(&file.file, message));
+            internal = true;
+        }
+    }
+    Ok(if internal { 2 } else { matrix.exit_code() })
 }
 
 fn use_color(color: Color) -> bool {

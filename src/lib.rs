@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod compat;
 pub mod config;
 pub mod error;
 pub mod fix;

@@ -89,7 +89,7 @@ impl Linter {
             json,
             &self.selection.invalid_manifest,
         )];
-        self.finish(parsed).remove(0)
+        self.finish(&parsed).remove(0)
     }
 
     /// Lints every input, then runs the checks across files; reports come back in input
@@ -98,10 +98,29 @@ impl Linter {
         let parsed = crate::parallel::map_in_order(inputs, |input| {
             file::Parsed::read(input, &self.selection.invalid_manifest)
         });
-        self.finish(parsed)
+        self.finish(&parsed)
     }
 
-    fn finish(&self, parsed: Vec<file::Parsed>) -> Vec<FileReport> {
+    /// Reads and parses every input once, to lint them more than once with
+    /// [`Linter::lint_parsed`] (`toolcheck compat` lints them once per target).
+    pub fn parse_all(&self, inputs: Vec<Input>) -> ParsedInputs {
+        let invalid_manifest = self.selection.invalid_manifest.clone();
+        let parsed = crate::parallel::map_in_order(inputs, |input| {
+            file::Parsed::read(input, &invalid_manifest)
+        });
+        ParsedInputs {
+            parsed,
+            invalid_manifest,
+        }
+    }
+
+    /// Lints inputs parsed by [`Linter::parse_all`] (of this or another linter), as
+    /// [`Linter::lint_all`] lints them.
+    pub fn lint_parsed(&self, inputs: &ParsedInputs) -> Vec<FileReport> {
+        self.finish(&inputs.parsed)
+    }
+
+    fn finish(&self, parsed: &[file::Parsed]) -> Vec<FileReport> {
         let mut checked = crate::parallel::map_in_order(parsed.iter().collect(), |parsed| {
             file::check(parsed, &self.selection, self.encoding)
         });
@@ -121,6 +140,44 @@ impl Linter {
             reports.extend(stale);
         }
         reports
+    }
+}
+
+/// Inputs read and parsed once ([`Linter::parse_all`]), in input order.
+pub struct ParsedInputs {
+    parsed: Vec<file::Parsed>,
+    invalid_manifest: rule::ActiveRule,
+}
+
+/// One tool of a file as `normalize` reads it: its name (empty when it has none, as in
+/// [`Diagnostic::tool`]) and the span of its definition.
+#[derive(Debug, Clone)]
+pub struct ToolSpan {
+    pub name: String,
+    pub span: crate::parse::Span,
+}
+
+impl ParsedInputs {
+    /// Each file's tools, in input order and file order; none for a file without a tree (or
+    /// whose reading panicked: linting it reports that).
+    pub fn tools(&self, encoding: Encoding) -> Vec<Vec<ToolSpan>> {
+        crate::parallel::map_in_order(self.parsed.iter().collect(), |parsed: &file::Parsed| {
+            let Some(root) = &parsed.root else {
+                return Vec::new();
+            };
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut ctx = rule::Ctx::new(&parsed.file, encoding, &self.invalid_manifest);
+                let set = crate::normalize::normalize(root, &mut ctx);
+                set.tools
+                    .iter()
+                    .map(|tool| ToolSpan {
+                        name: tool.name().to_string(),
+                        span: tool.node.span.clone(),
+                    })
+                    .collect()
+            }))
+            .unwrap_or_default()
+        })
     }
 }
 
