@@ -69,7 +69,16 @@ fn a_dotted_name_passes_mcp_and_fails_openai_with_tc601s_message() {
 #[test]
 fn a_long_name_fails_claude_code_once_prefixed_and_passes_openai() {
     let dir = server("compat_long", &[LONG, DOTTED]);
-    let result = compat(&dir, &["--target", "claude-code,openai", "example.json"]);
+    let result = compat(
+        &dir,
+        &[
+            "--target",
+            "claude-code,openai",
+            "--server-name",
+            "example",
+            "example.json",
+        ],
+    );
     assert_eq!(result.0, 1);
     insta::assert_snapshot!(transcript(result));
 }
@@ -82,6 +91,8 @@ fn json_has_every_reason_per_cell_and_a_summary_per_target() {
         &[
             "--target",
             "openai,claude-code",
+            "--server-name",
+            "example",
             "--format",
             "json",
             "example.json",
