@@ -459,7 +459,7 @@ fn clip(text: &str, width: usize) -> String {
 }
 
 /// `1234567` → `1,234,567`.
-fn group(n: usize) -> String {
+pub fn group(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (index, digit) in digits.chars().enumerate() {
