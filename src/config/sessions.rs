@@ -17,8 +17,8 @@
 //! A `lint` run checks the sessions whose files are among its inputs, and a session rule sees
 //! only those of its files (a session's other files are not read behind the user's back).
 
-use std::collections::HashMap;
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::globs::{Base, Pattern};
@@ -218,6 +218,11 @@ impl Reader<'_> {
     }
 }
 
+/// Whether a `files:` item is a glob rather than a path.
+fn is_glob(written: &str) -> bool {
+    written.contains(['*', '?', '[', '{'])
+}
+
 /// A session resolved for a run: its host's profile and its files' globs.
 #[derive(Debug)]
 pub struct Resolved {
@@ -253,7 +258,14 @@ impl Sessions {
                 .map_err(|error| config.error_at(&session.host.span, error.message))?;
             let mut files = Vec::new();
             for file in &session.files {
-                let pattern = Pattern::new(&base, &file.path.value).map_err(|error| {
+                // A plain path matches that file however it is written (`a/../b.json`).
+                let written = match is_glob(&file.path.value) {
+                    true => file.path.value.clone(),
+                    false => globset::escape(&super::globs::slashed(&super::globs::absolute(
+                        &config.root.join(&file.path.value),
+                    ))),
+                };
+                let pattern = Pattern::new(&base, &written).map_err(|error| {
                     config.error_at(
                         &file.path.span,
                         format!("invalid glob `{}`: {error}", file.path.value),
@@ -295,6 +307,69 @@ impl Sessions {
             })
             .collect()
     }
+}
+
+/// The files of `session` on disk, in the order written (each once; a glob's in path
+/// order): a path is taken as it is (it must exist), a glob is matched below its literal
+/// directory.
+pub fn session_files(config: &Config, session: &Session) -> Result<Vec<PathBuf>> {
+    let base = Base::new(&config.root);
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut seen = HashSet::new();
+    for file in &session.files {
+        let written = file.path.value.trim_start_matches("./");
+        if !is_glob(written) {
+            let path = config.root.join(written);
+            if !path.is_file() {
+                return Err(config.error_at(
+                    &file.path.span,
+                    format!(
+                        "`{}` of the session `{}` is not a file",
+                        path.display(),
+                        session.name.value
+                    ),
+                ));
+            }
+            if seen.insert(path.clone()) {
+                files.push(path);
+            }
+            continue;
+        }
+        let pattern = Pattern::new(&base, &file.path.value)
+            .map_err(|error| config.error_at(&file.path.span, error))?;
+        // The directories before the first wildcard: the walk starts there.
+        let literal: Vec<&str> = written
+            .split('/')
+            .take_while(|part| !part.contains(['*', '?', '[', '{']))
+            .collect();
+        let dir = config.root.join(literal.join("/"));
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
+        let mut matched = Vec::new();
+        let walker = ignore::WalkBuilder::new(&dir)
+            .hidden(false)
+            .git_ignore(false)
+            .git_global(false)
+            .git_exclude(false)
+            .ignore(false)
+            .parents(false)
+            .follow_links(true)
+            .build();
+        for entry in walker.flatten() {
+            if entry.file_type().is_some_and(|kind| kind.is_file())
+                && pattern.matches(&base.name(entry.path()))
+            {
+                let path = entry.path();
+                matched.push(path.strip_prefix(".").unwrap_or(path).to_path_buf());
+            }
+        }
+        matched.sort();
+        files.extend(matched.into_iter().filter(|path| seen.insert(path.clone())));
+    }
+    Ok(files)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use super::helpers::{report_session, report_set, shown};
 use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::normalize::ToolSet;
-use crate::tokens::report::{THRESHOLD, group};
+use crate::tokens::report::{THRESHOLD, fewest_to_defer, group};
 
 /// Where the 10% share comes from: the share of the window over which Claude Code's
 /// `ENABLE_TOOL_SEARCH=auto` defers MCP tools to tool search (providers.md, TC-TOK-002).
@@ -117,15 +117,9 @@ impl Rule for ToolsetTooLarge {
             by_server.push(format!("{} more", servers.len() - SHOWN_SERVERS));
         }
         // The fewest servers to defer: the largest ones, until the rest fits.
-        let mut rest = total;
-        let mut defer = Vec::new();
-        for (server, tokens) in &servers {
-            if rest <= budget {
-                break;
-            }
-            rest -= tokens;
-            defer.push(shown(server));
-        }
+        let sizes: Vec<usize> = servers.iter().map(|(_, tokens)| *tokens).collect();
+        let (count, rest) = fewest_to_defer(&sizes, budget);
+        let defer: Vec<String> = servers[..count].iter().map(|(s, _)| shown(s)).collect();
         let advice = if defer.len() < servers.len() {
             format!(
                 "defer {} first (largest first: the fewest servers that bring the session \
