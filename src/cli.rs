@@ -769,9 +769,7 @@ fn tokens(args: TokensArgs) -> Result<i32> {
         args.stdin_filename.as_deref(),
         config.max_file_size,
     )?;
-    let window = args
-        .window
-        .unwrap_or(crate::tokens::report::DEFAULT_WINDOW);
+    let window = args.window.unwrap_or(crate::tokens::report::DEFAULT_WINDOW);
     let report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
     print_tokens(&args, &report);
     Ok(if report.has_errors() { 1 } else { 0 })
@@ -796,7 +794,10 @@ fn tokens_of_session(
             ),
             None => error.with_help(format!(
                 "the sessions of {}: {}",
-                config.file.as_ref().map_or("the config", |f| f.name.as_str()),
+                config
+                    .file
+                    .as_ref()
+                    .map_or("the config", |f| f.name.as_str()),
                 config
                     .sessions
                     .iter()
@@ -831,8 +832,7 @@ fn tokens_of_session(
         })
         .collect();
     let window = args.window.unwrap_or(session.window);
-    let mut report =
-        crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
+    let mut report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
     report.session = Some(crate::tokens::report::SessionTokens::of(
         &report,
         name,

@@ -125,7 +125,8 @@ fn names_clash_by_the_wire_name_of_the_sessions_host_and_only_in_a_session() {
 #[test]
 fn too_many_tools_counts_the_sessions_total_once() {
     let dir = scratch("sessions-too-many-tools");
-    let names = |prefix: &str| -> Vec<String> { (0..12).map(|i| format!("{prefix}_{i}")).collect() };
+    let names =
+        |prefix: &str| -> Vec<String> { (0..12).map(|i| format!("{prefix}_{i}")).collect() };
     let refs = |names: &[String]| -> String {
         server(&names.iter().map(String::as_str).collect::<Vec<_>>())
     };
@@ -180,7 +181,11 @@ fn toolset_too_large_over_ten_percent_of_the_sessions_window_says_what_to_defer(
             ),
         ],
     );
-    let (_, stdout, _) = run(&dir, &["lint", "--select", "TC107", "--format", "json"], None);
+    let (_, stdout, _) = run(
+        &dir,
+        &["lint", "--select", "TC107", "--format", "json"],
+        None,
+    );
     let document: Value = serde_json::from_str(&stdout).unwrap();
     let diagnostics = document["diagnostics"].as_array().unwrap();
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
@@ -213,7 +218,11 @@ fn tokens_of_a_session_have_a_bar_per_server() {
     let (code, stdout, stderr) = run(&dir, &["tokens", "--session", "dev"], None);
     assert_eq!(code, 0, "{stderr}");
     insta::assert_snapshot!(stdout);
-    let (code, stdout, _) = run(&dir, &["tokens", "--session", "dev", "--format", "json"], None);
+    let (code, stdout, _) = run(
+        &dir,
+        &["tokens", "--session", "dev", "--format", "json"],
+        None,
+    );
     assert_eq!(code, 0);
     let document: Value = serde_json::from_str(&stdout).unwrap();
     let session = &document["session"];
@@ -244,10 +253,15 @@ fn five_corpus_servers_under_claude_code() {
     let dir = scratch("sessions-corpus");
     let mut config = String::from("sessions:\n");
     for host in ["claude-code", "anthropic"] {
-        config.push_str(&format!("  - name: {host}-laptop\n    host: {host}\n    files:\n"));
+        config.push_str(&format!(
+            "  - name: {host}-laptop\n    host: {host}\n    files:\n"
+        ));
         for (name, file) in servers {
             let path = corpus.join(file);
-            config.push_str(&format!("      - {{path: \"{}\", server: {name}}}\n", path.display()));
+            config.push_str(&format!(
+                "      - {{path: \"{}\", server: {name}}}\n",
+                path.display()
+            ));
         }
     }
     write(&dir, &[("toolcheck.yaml", config)]);
@@ -275,12 +289,36 @@ fn five_corpus_servers_under_claude_code() {
     let clashes = of("anthropic-laptop", "TC502");
     assert_eq!(clashes.len(), 15, "{clashes:#?}");
     assert!(
-        clashes.iter().any(|m| m.contains("`create_issue` of server `gitlab` and \
-             `create_issue` of server `github`")),
+        clashes.iter().any(|m| m.contains(
+            "`create_issue` of server `gitlab` and \
+             `create_issue` of server `github`"
+        )),
         "{clashes:#?}"
     );
     let (code, stdout, stderr) = run(&dir, &["tokens", "--session", "claude-code-laptop"], None);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("(over 10%, 20,000 tokens)"), "{stdout}");
-    assert!(stdout.contains("recommendation: defer `notion` first"), "{stdout}");
+    assert!(
+        stdout.contains("recommendation: defer `notion` first"),
+        "{stdout}"
+    );
+}
+
+/// The README's `sessions:` example is a valid config, and its files belong to its session.
+#[test]
+fn the_readme_example_is_a_valid_config() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let section = &readme[readme.find("## Sessions").expect("a Sessions section")..];
+    let start = section.find("```yaml\n").unwrap() + "```yaml\n".len();
+    let block = &section[start..start + section[start..].find("```").unwrap()];
+    let file = toolcheck::read::source::SourceFile::new("toolcheck.yaml", block.to_string());
+    let config = toolcheck::config::Config::parse(file, ".".into()).expect("a valid config");
+    assert_eq!(config.sessions.len(), 1);
+    let sessions = toolcheck::config::sessions::Sessions::resolve(&config).unwrap();
+    assert_eq!(
+        sessions.of("servers/captures/fs-2026-08.json"),
+        [(0, "filesystem".to_string())]
+    );
+    assert_eq!(sessions.of("servers/db/pg.json"), [(0, "pg".to_string())]);
+    assert!(sessions.of("servers/other.json").is_empty());
 }

@@ -94,9 +94,8 @@ impl Reader<'_> {
 
     fn session(&self, item: &Node) -> Option<Session> {
         let entries = self.object(item);
-        if item.as_object().is_none() {
-            return None;
-        }
+        // Not a mapping: `object` reported it.
+        item.as_object()?;
         let (mut name, mut host, mut window, mut files) = (None, None, DEFAULT_WINDOW, None);
         for entry in entries {
             match entry.key.as_str() {
@@ -107,13 +106,14 @@ impl Reader<'_> {
                     Some(value) => name = Some(value),
                     None => {}
                 },
-                "host" => match self.string(&entry.value) {
-                    Some(value) => match crate::targets::find(&value.value) {
-                        Ok(_) => host = Some(value),
-                        Err(_) => self.unknown_host(&value, entry.value.span.clone()),
-                    },
-                    None => {}
-                },
+                "host" => {
+                    if let Some(value) = self.string(&entry.value) {
+                        match crate::targets::find(&value.value) {
+                            Ok(_) => host = Some(value),
+                            Err(_) => self.unknown_host(&value, entry.value.span.clone()),
+                        }
+                    }
+                }
                 "window" => match entry.value.as_f64() {
                     Some(tokens) if tokens >= 1.0 && tokens.fract() == 0.0 && tokens < 1e12 => {
                         window = tokens as usize
@@ -404,7 +404,10 @@ mod tests {
         assert_eq!(session.files.len(), 2);
         assert_eq!(session.files[1].server.as_deref(), Some("fs"));
         let sessions = Sessions::resolve(&config).unwrap();
-        assert_eq!(sessions.of("a/github.json"), vec![(0, "github".to_string())]);
+        assert_eq!(
+            sessions.of("a/github.json"),
+            vec![(0, "github".to_string())]
+        );
         assert_eq!(sessions.of("./b.json"), vec![(0, "fs".to_string())]);
         assert!(sessions.of("c.json").is_empty());
         assert_eq!(server_of_path("x/github.tools.json"), "github");
@@ -429,8 +432,15 @@ mod tests {
             "sessions:\n  - {name: a, host: anthropic, files: [x.json]}\n  \
              - {name: a, host: anthropic, files: [y.json]}\n",
         );
-        assert!(errors.iter().any(|e| e.contains("two sessions are named `a`")));
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("two sessions are named `a`"))
+        );
         let (_, errors) = parse("sessions: {name: a}\n");
-        assert!(errors[0].contains("expected a list of sessions"), "{errors:?}");
+        assert!(
+            errors[0].contains("expected a list of sessions"),
+            "{errors:?}"
+        );
     }
 }

@@ -111,7 +111,12 @@ impl Linter {
         let mut checked = crate::parallel::map_in_order(
             parsed.iter().zip(&membership).collect(),
             |(parsed, member_of)| {
-                file::check(parsed, &self.selection, self.encoding, !member_of.is_empty())
+                file::check(
+                    parsed,
+                    &self.selection,
+                    self.encoding,
+                    !member_of.is_empty(),
+                )
             },
         );
         across_files::check(&mut checked, &self.selection, self.encoding);

@@ -88,10 +88,90 @@ pub(crate) fn check(
     }
     for (file, touched) in files.iter_mut().zip(touched) {
         if touched {
-            file.diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            file.diagnostics
+                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         }
     }
     if let (Some(message), Some(first)) = (failed, files.first_mut()) {
         first.internal_error.get_or_insert(message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::catalog::Registry;
+    use crate::config::Config;
+    use crate::lint::{Linter, Overrides};
+    use crate::read::Input;
+    use crate::read::source::SourceFile;
+    use crate::targets::profile::{Check, Effect, Kind};
+    use crate::targets::{Constraint, Profile};
+
+    fn input(name: &str, tools: &[&str]) -> Input {
+        let tools: Vec<String> = tools
+            .iter()
+            .map(|tool| format!(r#"{{"name": "{tool}", "description": "Run {tool}. Not for x."}}"#))
+            .collect();
+        Input {
+            name: name.to_string(),
+            bytes: format!(r#"{{"tools": [{}]}}"#, tools.join(", ")).into_bytes(),
+        }
+    }
+
+    /// A host whose profile caps the tools of a session: `too-many-tools` reports the cap with
+    /// the host's effect and source, under `max-tools` (30).
+    #[test]
+    fn a_hosts_tool_cap_is_reported_over_the_session() {
+        let text = "sessions:\n  - {name: dev, host: anthropic, files: [a.json, b.json]}\n";
+        let file = SourceFile::new("toolcheck.yaml", text.to_string());
+        let config = Config::parse(file, ".".into()).unwrap();
+        let registry = Registry::builtin().unwrap();
+        let overrides = Overrides {
+            select: Some(vec!["TC108".into()]),
+            ..Overrides::default()
+        };
+        let mut linter = Linter::new(&registry, &config, &overrides).unwrap();
+        let host = &mut linter.selection.sessions.list[0].host;
+        *host = Arc::new(Profile {
+            name: "capped".into(),
+            kind: Kind::Host,
+            title: "a host that caps tools".into(),
+            extends: Vec::new(),
+            readings: Vec::new(),
+            constraints: vec![Arc::new(Constraint {
+                check: Check::MaxTools(2),
+                effect: Effect::Dropped,
+                source: "https://example.com/caps".into(),
+                verified: "2026-08-22".into(),
+                note: None,
+                from: "capped".into(),
+            })],
+        });
+        let reports = linter.lint_all(vec![
+            input("a.json", &["one", "two"]),
+            input("b.json", &["three"]),
+            input("c.json", &["four", "five", "six"]),
+        ]);
+        let found: Vec<(&str, &str)> = reports
+            .iter()
+            .flat_map(|report| report.diagnostics.iter())
+            .map(|d| (d.file.name.as_str(), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                "a.json",
+                "session `dev` loads 3 tools from 2 servers, more than the 2 `capped` takes: it \
+                 drops the tool"
+            )]
+        );
+        let help = reports[0].diagnostics[0]
+            .help
+            .as_deref()
+            .unwrap_or_default();
+        assert!(help.starts_with("by server: `a` 2, `b` 1;"), "{help}");
+        assert!(help.ends_with("source: https://example.com/caps (verified 2026-08-22)"));
     }
 }

@@ -163,7 +163,11 @@ impl SessionTokens {
         SessionTokens {
             name: name.to_string(),
             host: host.to_string(),
-            defer_first: rows.iter().take(count).map(|row| row.server.clone()).collect(),
+            defer_first: rows
+                .iter()
+                .take(count)
+                .map(|row| row.server.clone())
+                .collect(),
             loaded_after_deferral: rest,
             tools: report.files.iter().map(|file| file.tools.len()).sum(),
             loaded_tokens: loaded,
@@ -720,5 +724,15 @@ mod tests {
         assert_eq!(bar(1.0, true), "█".repeat(20));
         assert_eq!(clip("abcdef", 4), "abc…");
         assert_eq!(clip("abcd", 4), "abcd");
+    }
+
+    #[test]
+    fn the_fewest_servers_to_defer_are_the_largest() {
+        assert_eq!(fewest_to_defer(&[], 10), (0, 0));
+        assert_eq!(fewest_to_defer(&[5, 3], 10), (0, 8));
+        assert_eq!(fewest_to_defer(&[17, 10, 3, 2], 20), (1, 15));
+        assert_eq!(fewest_to_defer(&[9, 8, 7], 5), (3, 0));
+        assert_eq!(fewest_to_defer(&[9, 8, 7], 7), (2, 7));
+        assert_eq!(fewest_to_defer(&[30], 20), (1, 0));
     }
 }

@@ -52,7 +52,13 @@ impl Rule for TooManyTools {
     fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
         let counts: Vec<usize> = sets
             .iter()
-            .map(|set| set.set.tools.iter().filter(|tool| !tool.defer_loading).count())
+            .map(|set| {
+                set.set
+                    .tools
+                    .iter()
+                    .filter(|tool| !tool.defer_loading)
+                    .count()
+            })
             .collect();
         let loaded: usize = counts.iter().sum();
         let cap = session
@@ -60,7 +66,9 @@ impl Rule for TooManyTools {
             .constraints
             .iter()
             .filter_map(|constraint| match constraint.check {
-                Check::MaxTools(max) => Some((usize::try_from(max).unwrap_or(usize::MAX), constraint)),
+                Check::MaxTools(max) => {
+                    Some((usize::try_from(max).unwrap_or(usize::MAX), constraint))
+                }
                 _ => None,
             })
             .min_by_key(|(max, _)| *max)
@@ -68,8 +76,7 @@ impl Rule for TooManyTools {
         if cap.is_none() && loaded <= self.max_tools {
             return;
         }
-        let mut servers: Vec<(&str, usize)> =
-            session.servers.iter().copied().zip(counts).collect();
+        let mut servers: Vec<(&str, usize)> = session.servers.iter().copied().zip(counts).collect();
         servers.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
         let by_server: Vec<String> = servers
             .iter()
@@ -79,7 +86,11 @@ impl Rule for TooManyTools {
             "session `{}` loads {loaded} tools from {} {}",
             session.name,
             servers.len(),
-            if servers.len() == 1 { "server" } else { "servers" }
+            if servers.len() == 1 {
+                "server"
+            } else {
+                "servers"
+            }
         );
         let (message, help) = match cap {
             Some((max, constraint)) => {

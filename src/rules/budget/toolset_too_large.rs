@@ -79,7 +79,13 @@ impl Rule for ToolsetTooLarge {
         let budget = (session.window as f64 * THRESHOLD) as usize;
         let loaded: Vec<Vec<_>> = sets
             .iter()
-            .map(|set| set.set.tools.iter().filter(|tool| !tool.defer_loading).collect())
+            .map(|set| {
+                set.set
+                    .tools
+                    .iter()
+                    .filter(|tool| !tool.defer_loading)
+                    .collect()
+            })
             .collect();
         // A token is at least one byte: tools of at most `budget` bytes in all fit.
         let bytes: usize = loaded
@@ -96,7 +102,10 @@ impl Rule for ToolsetTooLarge {
             .enumerate()
             .map(|(index, tools)| {
                 let counts = ctx.file(index).tokens.tools(tools);
-                (session.servers[index], counts.iter().map(|c| c.total()).sum())
+                (
+                    session.servers[index],
+                    counts.iter().map(|c| c.total()).sum(),
+                )
             })
             .collect();
         let total: usize = servers.iter().map(|(_, tokens)| tokens).sum();
@@ -110,7 +119,12 @@ impl Rule for ToolsetTooLarge {
             .iter()
             .take(SHOWN_SERVERS)
             .map(|(server, tokens)| {
-                format!("{} {} ({:.1}%)", shown(server), group(*tokens), share(*tokens))
+                format!(
+                    "{} {} ({:.1}%)",
+                    shown(server),
+                    group(*tokens),
+                    share(*tokens)
+                )
             })
             .collect();
         if servers.len() > SHOWN_SERVERS {
@@ -142,7 +156,11 @@ impl Rule for ToolsetTooLarge {
             group(total),
             ctx.file(0).encoding,
             servers.len(),
-            if servers.len() == 1 { "server" } else { "servers" },
+            if servers.len() == 1 {
+                "server"
+            } else {
+                "servers"
+            },
             share(total),
             group(session.window),
             THRESHOLD * 100.0,
