@@ -600,6 +600,28 @@ fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -> Result<St
         let rules: Vec<String> = rules.iter().map(|rule| rule.value.clone()).collect();
         out.push_str(&format!("  {}: {}\n", pattern.value, rules.join(", ")));
     }
+    out.push_str("sessions:");
+    if config.sessions.is_empty() {
+        out.push_str(" (none)");
+    }
+    out.push('\n');
+    for session in &config.sessions {
+        let files: Vec<String> = session
+            .files
+            .iter()
+            .map(|file| match &file.server {
+                Some(server) => format!("{} (server {server})", file.path.value),
+                None => file.path.value.clone(),
+            })
+            .collect();
+        out.push_str(&format!(
+            "  {}: host {}, window {}, files: {}\n",
+            session.name.value,
+            session.host.value,
+            session.window,
+            files.join(", ")
+        ));
+    }
     let targets = Discovery::new(config, &args.discovery.overrides(), "lint")?
         .discover(&args.paths)?
         .targets;
