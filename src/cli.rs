@@ -192,10 +192,14 @@ struct TokensArgs {
     /// Token encoding
     #[arg(long, value_parser = parse_encoding)]
     tokenizer: Option<Encoding>,
-    /// The context window each set total is related to, in tokens
-    #[arg(long, value_name = "TOKENS", default_value_t = crate::tokens::report::DEFAULT_WINDOW,
-          value_parser = parse_window)]
-    window: usize,
+    /// The context window each set total is related to, in tokens [default: 200000, or the
+    /// session's `window`]
+    #[arg(long, value_name = "TOKENS", value_parser = parse_window)]
+    window: Option<usize>,
+    /// Count the files of this session of toolcheck.yaml (`sessions:`) together: its total,
+    /// its share of the window, a bar per server, and which servers to defer first
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["paths", "stdin_filename"])]
+    session: Option<String>,
     /// The name standard input is reported under; its extension picks YAML or JSON. Without
     /// paths, standard input is read
     #[arg(long, value_name = "NAME")]
@@ -633,6 +637,28 @@ fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -> Result<St
         let rules: Vec<String> = rules.iter().map(|rule| rule.value.clone()).collect();
         out.push_str(&format!("  {}: {}\n", pattern.value, rules.join(", ")));
     }
+    out.push_str("sessions:");
+    if config.sessions.is_empty() {
+        out.push_str(" (none)");
+    }
+    out.push('\n');
+    for session in &config.sessions {
+        let files: Vec<String> = session
+            .files
+            .iter()
+            .map(|file| match &file.server {
+                Some(server) => format!("{} (server {server})", file.path.value),
+                None => file.path.value.clone(),
+            })
+            .collect();
+        out.push_str(&format!(
+            "  {}: host {}, window {}, files: {}\n",
+            session.name.value,
+            session.host.value,
+            session.window,
+            files.join(", ")
+        ));
+    }
     let targets = Discovery::new(config, &args.discovery.overrides(), "lint")?
         .discover(&args.paths)?
         .targets;
@@ -793,24 +819,99 @@ fn tokens(args: TokensArgs) -> Result<i32> {
     let paths = input_paths(&args.paths, args.stdin_filename.as_deref())?;
     let config = load_config(&args.config)?;
     let encoding = args.tokenizer.unwrap_or(config.tokenizer);
+    if let Some(name) = &args.session {
+        return tokens_of_session(&args, &config, name, encoding);
+    }
     let targets = discover(&config, &args.discovery, &paths, "tokens")?;
     let inputs = read_targets(
         &targets,
         args.stdin_filename.as_deref(),
         config.max_file_size,
     )?;
-    let report =
-        crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, args.window);
+    let window = args.window.unwrap_or(crate::tokens::report::DEFAULT_WINDOW);
+    let report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
+    print_tokens(&args, &report);
+    Ok(if report.has_errors() { 1 } else { 0 })
+}
+
+/// `toolcheck tokens --session NAME`: the session's files of toolcheck.yaml, counted together.
+fn tokens_of_session(
+    args: &TokensArgs,
+    config: &Config,
+    name: &str,
+    encoding: Encoding,
+) -> Result<i32> {
+    use crate::config::sessions::{Sessions, session_files};
+    let Some(index) = config.sessions.iter().position(|s| s.name.value == name) else {
+        let names = config.sessions.iter().map(|s| s.name.value.as_str());
+        let error = Error::new(format!("no session named `{name}`"));
+        return Err(match crate::suggest::did_you_mean(name, names) {
+            Some(close) => error.with_help(format!("did you mean `{close}`?")),
+            None if config.sessions.is_empty() => error.with_help(
+                "declare it under `sessions:` in toolcheck.yaml: \
+                 `{name: dev-laptop, host: claude-code, files: [...]}`",
+            ),
+            None => error.with_help(format!(
+                "the sessions of {}: {}",
+                config
+                    .file
+                    .as_ref()
+                    .map_or("the config", |f| f.name.as_str()),
+                config
+                    .sessions
+                    .iter()
+                    .map(|s| s.name.value.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        });
+    };
+    let session = &config.sessions[index];
+    let files = session_files(config, session)?;
+    if files.is_empty() {
+        return Err(config.error_at(
+            &session.name.span,
+            format!("the files of the session `{name}` match no file"),
+        ));
+    }
+    let targets: Vec<Target> = files.into_iter().map(Target::File).collect();
+    let inputs = read_targets(&targets, None, config.max_file_size)?;
+    let resolved = Sessions::resolve(config)?;
+    let servers: Vec<String> = inputs
+        .iter()
+        .map(|input| {
+            resolved
+                .of(&input.name)
+                .into_iter()
+                .find(|(session, _)| *session == index)
+                .map_or_else(
+                    || crate::config::sessions::server_of_path(&input.name),
+                    |(_, server)| server,
+                )
+        })
+        .collect();
+    let window = args.window.unwrap_or(session.window);
+    let mut report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
+    report.session = Some(crate::tokens::report::SessionTokens::of(
+        &report,
+        name,
+        &session.host.value,
+        &servers,
+    ));
+    print_tokens(args, &report);
+    Ok(if report.has_errors() { 1 } else { 0 })
+}
+
+fn print_tokens(args: &TokensArgs, report: &crate::tokens::report::Report) {
     print(&match args.format {
-        TokensFormat::Json => crate::tokens::report::render_json(&report),
+        TokensFormat::Json => crate::tokens::report::render_json(report),
         TokensFormat::Human => crate::tokens::report::render_human(
-            &report,
+            report,
             crate::tokens::report::Style {
                 color: use_color(args.color),
             },
         ),
     });
-    Ok(if report.has_errors() { 1 } else { 0 })
 }
 
 /// `toolcheck compat`: the same config, discovery and inputs as `lint`; the inputs are parsed

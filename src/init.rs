@@ -59,6 +59,11 @@ pub const CONFIG_TEMPLATE: &str = r#"# toolcheck.yaml: settings for toolcheck, t
 # shows what one accepts, with sources. None: the TC6xx rules find nothing.
 # targets: []
 
+# Files that one host loads together, judged as a whole by the set rules (TC107, TC108, TC502
+# compare by the name the host sends), e.g.
+# [{name: dev-laptop, host: claude-code, window: 200000, files: [servers/github.json]}].
+# sessions: []
+
 # rules:
 #   Rules to run: codes (TC209), prefixes (TC2), names (absolute-words), families (wording), ALL.
 #   select: [ALL]

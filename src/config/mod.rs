@@ -4,6 +4,7 @@
 
 pub mod globs;
 pub mod options;
+pub mod sessions;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -29,6 +30,7 @@ pub const TOP_KEYS: &[&str] = &[
     "rulesets",
     "baseline",
     "targets",
+    "sessions",
 ];
 pub const RULES_KEYS: &[&str] = &[
     "select",
@@ -121,6 +123,9 @@ pub struct Config {
     pub baseline: Option<PathBuf>,
     /// The targets whose profiles the `targets` rules check against (`targets:`).
     pub targets: Vec<Spanned>,
+    /// Groups of files one host loads together (`sessions:`), judged as a whole by the set
+    /// rules.
+    pub sessions: Vec<sessions::Session>,
 }
 
 impl Config {
@@ -271,6 +276,7 @@ impl Reader<'_> {
                 }
             }
             "targets" => config.targets = self.strings(&entry.value),
+            "sessions" => config.sessions = self.sessions(&entry.value),
             "rulesets" => {
                 for dir in self.strings(&entry.value) {
                     config.rulesets.push(config.root.join(dir.value));

@@ -110,11 +110,13 @@ pub(crate) struct Checked<'p> {
     pub internal_error: Option<String>,
 }
 
-/// Normalizes a parsed file once and runs every per-tool and per-file check on it.
+/// Normalizes a parsed file once and runs every per-tool and per-file check on it;
+/// `in_session`: the file is in a session of the run (see [`super::sessions`]).
 pub(crate) fn check<'p>(
     parsed: &'p Parsed,
     selection: &Selection,
     encoding: Encoding,
+    in_session: bool,
 ) -> Checked<'p> {
     let mut checked = Checked {
         file: &parsed.file,
@@ -129,6 +131,7 @@ pub(crate) fn check<'p>(
     let run = catch_unwind(AssertUnwindSafe(|| {
         let mut ctx = Ctx::new(&parsed.file, encoding, &selection.invalid_manifest);
         ctx.targets = &selection.targets;
+        ctx.in_session = in_session;
         let set = normalize::normalize(root, &mut ctx);
         for (active, rule) in &selection.rules {
             ctx.set_rule(active);

@@ -9,6 +9,7 @@ pub mod diagnostic;
 mod file;
 pub mod rule;
 pub(crate) mod select;
+mod sessions;
 
 use std::sync::Arc;
 
@@ -121,10 +122,24 @@ impl Linter {
     }
 
     fn finish(&self, parsed: &[file::Parsed]) -> Vec<FileReport> {
-        let mut checked = crate::parallel::map_in_order(parsed.iter().collect(), |parsed| {
-            file::check(parsed, &self.selection, self.encoding)
-        });
+        let sessions = &self.selection.sessions;
+        let membership: Vec<Vec<(usize, String)>> = parsed
+            .iter()
+            .map(|parsed| sessions.of(&parsed.file.name))
+            .collect();
+        let mut checked = crate::parallel::map_in_order(
+            parsed.iter().zip(&membership).collect(),
+            |(parsed, member_of)| {
+                file::check(
+                    parsed,
+                    &self.selection,
+                    self.encoding,
+                    !member_of.is_empty(),
+                )
+            },
+        );
         across_files::check(&mut checked, &self.selection, self.encoding);
+        sessions::check(&mut checked, &membership, &self.selection, self.encoding);
         let mut pending: Vec<Pending> = checked
             .into_iter()
             .map(file::Checked::into_pending)

@@ -11,12 +11,34 @@ use crate::read::source::SourceFile;
 use crate::targets::Targets;
 use crate::tokens::{Counter, Encoding};
 
-/// A check. Each hook runs once per tool, once per file (tool set), or once per run over
-/// every file (for findings across files, such as the same tool name in two servers).
+/// A check. Each hook runs once per tool, once per file (tool set), once per run over every
+/// file (for findings across files), or once per session (`sessions:` in the config: the files
+/// one host loads together).
 pub trait Rule: Send + Sync {
     fn check_tool(&self, _tool: &Tool<'_>, _ctx: &mut Ctx<'_>) {}
     fn check_set(&self, _set: &ToolSet<'_>, _ctx: &mut Ctx<'_>) {}
     fn check_run(&self, _sets: &[SetRef<'_>], _ctx: &mut RunCtx<'_>) {}
+    /// `sets` are the session's files among the run's inputs, in input order (never empty);
+    /// `session.servers[i]` is the server name of `sets[i]`.
+    fn check_session(
+        &self,
+        _session: &SessionRef<'_>,
+        _sets: &[SetRef<'_>],
+        _ctx: &mut RunCtx<'_>,
+    ) {
+    }
+}
+
+/// A session as a session check sees it.
+pub struct SessionRef<'a> {
+    pub name: &'a str,
+    /// The host's profile: its `wire-name` says how tool names are sent, its `max-tools` caps
+    /// the session.
+    pub host: &'a crate::targets::Profile,
+    /// The context window, in tokens.
+    pub window: usize,
+    /// The server name of each file, in the order of the sets.
+    pub servers: Vec<&'a str>,
 }
 
 /// One file's tool set, as a run-level check sees it.
@@ -89,6 +111,9 @@ pub struct Ctx<'a> {
     pub targets: &'a Targets,
     /// Token counts shared by every rule of the file, so nothing is tokenized twice.
     pub tokens: Counter,
+    /// The file is in a session of this run: the set rules that judge a session as a whole
+    /// (`toolset-too-large`, `too-many-tools`) leave the file to its session.
+    pub in_session: bool,
     rule: ActiveRule,
     tool: Option<String>,
     findings: Vec<Diagnostic>,
@@ -122,6 +147,7 @@ impl<'a> Ctx<'a> {
             encoding,
             targets: Targets::none(),
             tokens: Counter::new(encoding),
+            in_session: false,
             rule: rule.clone(),
             tool: None,
             findings: Vec::new(),

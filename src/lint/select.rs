@@ -39,6 +39,8 @@ pub(crate) struct Selection {
     pub settings: Vec<RuleSetting>,
     /// The targets the `targets` rules check against.
     pub targets: Targets,
+    /// The config's sessions (`sessions:`).
+    pub sessions: crate::config::sessions::Sessions,
 }
 
 /// One rule as a run resolved it (`rules`, `lint --show-settings`).
@@ -204,12 +206,17 @@ impl Selection {
                 Targets::default()
             }
         };
+        let sessions = crate::config::sessions::Sessions::resolve(config).unwrap_or_else(|error| {
+            errors.push(error);
+            Default::default()
+        });
         Error::collect(errors)?;
         Ok(Selection {
             rules,
             invalid_manifest: active(invalid_manifest, invalid_manifest.default_severity),
             settings,
             targets,
+            sessions,
         })
     }
 }

@@ -81,6 +81,102 @@ pub struct Report {
     pub threshold: f64,
     pub files: Vec<FileTokens>,
     pub total: Total,
+    /// `tokens --session NAME`: the session's total, by server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionTokens>,
+}
+
+/// A session's files together (`tokens --session NAME`): what its host loads at once.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SessionTokens {
+    pub name: String,
+    /// The host's target profile.
+    pub host: String,
+    /// Largest first; equal totals keep input order.
+    pub servers: Vec<ServerTokens>,
+    pub tools: usize,
+    pub loaded_tokens: usize,
+    pub deferred_tokens: usize,
+    /// `loaded_tokens / window`.
+    pub window_share: f64,
+    /// `window_share` is over [`THRESHOLD`].
+    pub over_threshold: bool,
+    /// The fewest servers to defer, largest first, to get under the threshold (empty when
+    /// under it).
+    pub defer_first: Vec<String>,
+    /// The loaded tokens once `defer_first` are deferred.
+    pub loaded_after_deferral: usize,
+}
+
+/// One server (file) of a session.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ServerTokens {
+    pub server: String,
+    pub file: String,
+    /// Tools not deferred.
+    pub loaded_tools: usize,
+    pub loaded_tokens: usize,
+    /// Of the session's loaded tokens.
+    pub share: f64,
+}
+
+/// The fewest of `sizes` (sorted largest first) to take away, from the largest, so that the
+/// rest is at most `budget`: how many, and the rest. All of them when nothing else fits.
+pub fn fewest_to_defer(sizes: &[usize], budget: usize) -> (usize, usize) {
+    let mut rest: usize = sizes.iter().sum();
+    let mut count = 0;
+    for size in sizes {
+        if rest <= budget {
+            break;
+        }
+        rest -= size;
+        count += 1;
+    }
+    (count, rest)
+}
+
+impl SessionTokens {
+    /// The session of `report`'s files; `servers[i]` is the server name of `report.files[i]`.
+    pub fn of(report: &Report, name: &str, host: &str, servers: &[String]) -> SessionTokens {
+        let mut rows: Vec<ServerTokens> = report
+            .files
+            .iter()
+            .zip(servers)
+            .map(|(file, server)| ServerTokens {
+                server: server.clone(),
+                file: file.file.clone(),
+                loaded_tools: file.loaded().count(),
+                loaded_tokens: file.loaded_tokens,
+                share: 0.0,
+            })
+            .collect();
+        let loaded: usize = rows.iter().map(|row| row.loaded_tokens).sum();
+        for row in &mut rows {
+            row.share = row.loaded_tokens as f64 / loaded.max(1) as f64;
+        }
+        rows.sort_by_key(|row| std::cmp::Reverse(row.loaded_tokens));
+        let window_share = loaded as f64 / report.window.max(1) as f64;
+        let over_threshold = window_share > THRESHOLD;
+        let budget = (report.window as f64 * THRESHOLD) as usize;
+        let sizes: Vec<usize> = rows.iter().map(|row| row.loaded_tokens).collect();
+        let (count, rest) = fewest_to_defer(&sizes, budget);
+        SessionTokens {
+            name: name.to_string(),
+            host: host.to_string(),
+            defer_first: rows
+                .iter()
+                .take(count)
+                .map(|row| row.server.clone())
+                .collect(),
+            loaded_after_deferral: rest,
+            tools: report.files.iter().map(|file| file.tools.len()).sum(),
+            loaded_tokens: loaded,
+            deferred_tokens: report.files.iter().map(|file| file.deferred_tokens).sum(),
+            window_share,
+            over_threshold,
+            servers: rows,
+        }
+    }
 }
 
 /// Sums over every file.
@@ -129,6 +225,7 @@ pub fn report(
         threshold: THRESHOLD,
         files,
         total,
+        session: None,
     }
 }
 
@@ -222,6 +319,10 @@ pub fn render_human(report: &Report, style: Style) -> String {
         }
     };
     let mut out = String::new();
+    if let Some(session) = &report.session {
+        render_session(&mut out, session, report, style, &paint);
+        return out;
+    }
     for (index, file) in report.files.iter().enumerate() {
         if index > 0 {
             out.push('\n');
@@ -421,6 +522,138 @@ fn render_file(
     }
 }
 
+/// `tokens --session`: the session's total and a bar per server (the files that cannot be
+/// read first, as `lint` reports them).
+fn render_session(
+    out: &mut String,
+    session: &SessionTokens,
+    report: &Report,
+    style: Style,
+    paint: &dyn Fn(&str, &str) -> String,
+) {
+    let unicode = style.color;
+    for file in report.files.iter().filter(|file| file.error.is_some()) {
+        let error = file.error.as_deref().unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{} {}: {error}",
+            paint("31", "error: cannot read:"),
+            file.file
+        );
+    }
+    let servers = session.servers.len();
+    let _ = writeln!(
+        out,
+        "{}",
+        paint(
+            "1",
+            &format!(
+                "session {} (host {}): {} {}, {} {}, {} tokens",
+                session.name,
+                session.host,
+                servers,
+                plural(servers, "server", "servers"),
+                session.tools,
+                plural(session.tools, "tool", "tools"),
+                report.tokenizer
+            )
+        )
+    );
+    let name_width = session
+        .servers
+        .iter()
+        .map(|row| clip(&row.server, NAME_WIDTH).chars().count())
+        .chain(["server".len()])
+        .max()
+        .unwrap_or(6);
+    let tools_width = session
+        .servers
+        .iter()
+        .map(|row| group(row.loaded_tools).len())
+        .chain(["tools".len()])
+        .max()
+        .unwrap_or(5);
+    let tokens_width = session
+        .servers
+        .iter()
+        .map(|row| group(row.loaded_tokens).len())
+        .chain(["tokens".len()])
+        .max()
+        .unwrap_or(6);
+    let header = format!(
+        "  {:<name_width$}  {:>tools_width$}  {:>tokens_width$}  share of the session",
+        "server", "tools", "tokens"
+    );
+    let _ = writeln!(out, "{}", paint("2", &header));
+    for row in &session.servers {
+        let _ = writeln!(
+            out,
+            "  {:<name_width$}  {:>tools_width$}  {:>tokens_width$}  {} {:>5.1}%",
+            clip(&row.server, NAME_WIDTH),
+            group(row.loaded_tools),
+            group(row.loaded_tokens),
+            paint("36", &bar(row.share, unicode)),
+            row.share * 100.0
+        );
+    }
+    let budget = (report.window as f64 * THRESHOLD) as usize;
+    let _ = writeln!(
+        out,
+        "  total: {} tokens loaded = {:.2}% of a {}-token window ({} {:.0}%, {} tokens)",
+        group(session.loaded_tokens),
+        session.window_share * 100.0,
+        group(report.window),
+        if session.over_threshold {
+            "over"
+        } else {
+            "within"
+        },
+        THRESHOLD * 100.0,
+        group(budget)
+    );
+    if session.deferred_tokens > 0 {
+        let _ = writeln!(
+            out,
+            "  deferred: {} tokens, loaded through tool search when needed",
+            group(session.deferred_tokens)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {}",
+        paint(
+            "2",
+            "note: the provider's tool-use system prompt (a few hundred tokens) comes on top"
+        )
+    );
+    if !session.over_threshold {
+        return;
+    }
+    let text = if session.defer_first.len() < servers {
+        let names: Vec<String> = session
+            .defer_first
+            .iter()
+            .map(|server| format!("`{server}`"))
+            .collect();
+        format!(
+            "recommendation: defer {} first (the fewest servers, largest first, that bring the \
+             session under {:.0}%): it then loads {} tokens ({:.1}%); keep the 3-5 most used \
+             tools loaded",
+            names.join(", "),
+            THRESHOLD * 100.0,
+            group(session.loaded_after_deferral),
+            session.loaded_after_deferral as f64 * 100.0 / report.window.max(1) as f64
+        )
+    } else {
+        format!(
+            "recommendation: no server can stay loaded whole under {:.0}%: mark the rarely used \
+             tools `defer_loading: true`, largest server first, and keep the 3-5 most used loaded",
+            THRESHOLD * 100.0
+        )
+    };
+    let _ = writeln!(out, "  {}", paint("33", &text));
+}
+
 fn cells(tokens: &RowTokens) -> [usize; 6] {
     let parts = &tokens.parts;
     [
@@ -459,7 +692,7 @@ fn clip(text: &str, width: usize) -> String {
 }
 
 /// `1234567` → `1,234,567`.
-fn group(n: usize) -> String {
+pub fn group(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (index, digit) in digits.chars().enumerate() {
@@ -491,5 +724,15 @@ mod tests {
         assert_eq!(bar(1.0, true), "█".repeat(20));
         assert_eq!(clip("abcdef", 4), "abc…");
         assert_eq!(clip("abcd", 4), "abcd");
+    }
+
+    #[test]
+    fn the_fewest_servers_to_defer_are_the_largest() {
+        assert_eq!(fewest_to_defer(&[], 10), (0, 0));
+        assert_eq!(fewest_to_defer(&[5, 3], 10), (0, 8));
+        assert_eq!(fewest_to_defer(&[17, 10, 3, 2], 20), (1, 15));
+        assert_eq!(fewest_to_defer(&[9, 8, 7], 5), (3, 0));
+        assert_eq!(fewest_to_defer(&[9, 8, 7], 7), (2, 7));
+        assert_eq!(fewest_to_defer(&[30], 20), (1, 0));
     }
 }

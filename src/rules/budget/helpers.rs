@@ -4,7 +4,7 @@
 
 use crate::lint::diagnostic::Diagnostic;
 use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Target};
+use crate::lint::rule::{Ctx, RunCtx, SetRef, Target};
 use crate::normalize::ToolSet;
 
 /// Reports a file-level finding about `set`; `None` for an empty document.
@@ -18,4 +18,25 @@ pub fn report_set<'c>(
     }
     let root = set.root?;
     Some(ctx.report(Field::File, Target::Start(root), message))
+}
+
+/// Reports a finding about a whole session at its first file that has a place for it.
+pub fn report_session<'c>(
+    sets: &[SetRef<'_>],
+    ctx: &'c mut RunCtx<'_>,
+    message: String,
+) -> Option<&'c mut Diagnostic> {
+    let index = sets
+        .iter()
+        .position(|set| set.set.tools_entry.is_some() || set.set.root.is_some())?;
+    report_set(sets[index].set, ctx.file(index), message)
+}
+
+/// `name` or `(unnamed)`, between backticks.
+pub fn shown(name: &str) -> String {
+    if name.is_empty() {
+        "(unnamed)".to_string()
+    } else {
+        format!("`{name}`")
+    }
 }

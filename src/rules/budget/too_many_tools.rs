@@ -3,9 +3,13 @@
 
 use serde::Deserialize;
 
-use super::helpers::report_set;
-use crate::lint::rule::{Ctx, Rule};
+use std::sync::Arc;
+
+use super::helpers::{report_session, report_set, shown};
+use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::normalize::ToolSet;
+use crate::targets::Active;
+use crate::targets::profile::Check;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -16,6 +20,10 @@ pub struct TooManyTools {
 
 impl Rule for TooManyTools {
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
+        // A file of a session counts towards its session's total (`check_session`).
+        if ctx.in_session {
+            return;
+        }
         let loaded = set.tools.iter().filter(|tool| !tool.defer_loading).count();
         if loaded <= self.max_tools {
             return;
@@ -36,6 +44,86 @@ impl Rule for TooManyTools {
                  `defer_loading: true` so that tool search loads them when needed, or merge \
                  endpoint-shaped tools into task-shaped ones",
             );
+        }
+    }
+
+    /// The session's loaded tools over `max-tools`, or over the tool cap of the session's
+    /// host (a `max-tools` constraint of its profile), which wins: it is what the host does.
+    fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
+        let counts: Vec<usize> = sets
+            .iter()
+            .map(|set| {
+                set.set
+                    .tools
+                    .iter()
+                    .filter(|tool| !tool.defer_loading)
+                    .count()
+            })
+            .collect();
+        let loaded: usize = counts.iter().sum();
+        let cap = session
+            .host
+            .constraints
+            .iter()
+            .filter_map(|constraint| match constraint.check {
+                Check::MaxTools(max) => {
+                    Some((usize::try_from(max).unwrap_or(usize::MAX), constraint))
+                }
+                _ => None,
+            })
+            .min_by_key(|(max, _)| *max)
+            .filter(|(max, _)| loaded > *max);
+        if cap.is_none() && loaded <= self.max_tools {
+            return;
+        }
+        let mut servers: Vec<(&str, usize)> = session.servers.iter().copied().zip(counts).collect();
+        servers.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+        let by_server: Vec<String> = servers
+            .iter()
+            .map(|(server, count)| format!("{} {count}", shown(server)))
+            .collect();
+        let from = format!(
+            "session `{}` loads {loaded} tools from {} {}",
+            session.name,
+            servers.len(),
+            if servers.len() == 1 {
+                "server"
+            } else {
+                "servers"
+            }
+        );
+        let (message, help) = match cap {
+            Some((max, constraint)) => {
+                let active = Active {
+                    target: session.host.name.clone(),
+                    constraint: Arc::clone(constraint),
+                };
+                (
+                    format!(
+                        "{from}, more than the {max} {} takes: it {}",
+                        active.who(),
+                        constraint.effect.verb()
+                    ),
+                    format!(
+                        "by server: {}; turn off the servers and tools this session does not \
+                         need; {}",
+                        by_server.join(", "),
+                        active.cite()
+                    ),
+                )
+            }
+            None => (
+                format!("{from} at once, limit {}", self.max_tools),
+                format!(
+                    "by server: {}; models choose worse past 30-50 tools: defer the servers \
+                     used least so that tool search loads their tools when needed, or turn \
+                     them off in this session",
+                    by_server.join(", ")
+                ),
+            ),
+        };
+        if let Some(finding) = report_session(sets, ctx, message) {
+            finding.help(help);
         }
     }
 }

@@ -3,9 +3,17 @@
 
 use serde::Deserialize;
 
-use super::helpers::report_set;
-use crate::lint::rule::{Ctx, Rule};
+use super::helpers::{report_session, report_set, shown};
+use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::normalize::ToolSet;
+use crate::tokens::report::{THRESHOLD, fewest_to_defer, group};
+
+/// Where the 10% share comes from: the share of the window over which Claude Code's
+/// `ENABLE_TOOL_SEARCH=auto` defers MCP tools to tool search (providers.md, TC-TOK-002).
+const THRESHOLD_SOURCE: &str = "https://code.claude.com/docs/en/agent-sdk/tool-search";
+
+/// The most servers a session finding lists by name.
+const SHOWN_SERVERS: usize = 6;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -16,6 +24,10 @@ pub struct ToolsetTooLarge {
 
 impl Rule for ToolsetTooLarge {
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
+        // A file of a session counts towards its session's total (`check_session`).
+        if ctx.in_session {
+            return;
+        }
         let loaded: Vec<_> = set
             .tools
             .iter()
@@ -59,5 +71,118 @@ impl Rule for ToolsetTooLarge {
         if let Some(finding) = report_set(set, ctx, message) {
             finding.help(help);
         }
+    }
+
+    /// The session's loaded tools over 10% of its window: the total, each server's share, and
+    /// the fewest servers to defer (largest first) to get under it.
+    fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
+        let budget = (session.window as f64 * THRESHOLD) as usize;
+        let loaded: Vec<Vec<_>> = sets
+            .iter()
+            .map(|set| {
+                set.set
+                    .tools
+                    .iter()
+                    .filter(|tool| !tool.defer_loading)
+                    .collect()
+            })
+            .collect();
+        // A token is at least one byte: tools of at most `budget` bytes in all fit.
+        let bytes: usize = loaded
+            .iter()
+            .enumerate()
+            .flat_map(|(index, tools)| tools.iter().map(move |tool| (index, tool)))
+            .map(|(index, tool)| ctx.file(index).tokens.tool_bytes(tool))
+            .sum();
+        if bytes <= budget {
+            return;
+        }
+        let mut servers: Vec<(&str, usize)> = loaded
+            .iter()
+            .enumerate()
+            .map(|(index, tools)| {
+                let counts = ctx.file(index).tokens.tools(tools);
+                (
+                    session.servers[index],
+                    counts.iter().map(|c| c.total()).sum(),
+                )
+            })
+            .collect();
+        let total: usize = servers.iter().map(|(_, tokens)| tokens).sum();
+        if total <= budget {
+            return;
+        }
+        // Largest first; equally large servers stay in input order, so the help is stable.
+        servers.sort_by_key(|(_, tokens)| std::cmp::Reverse(*tokens));
+        let share = |tokens: usize| tokens as f64 * 100.0 / session.window.max(1) as f64;
+        let mut by_server: Vec<String> = servers
+            .iter()
+            .take(SHOWN_SERVERS)
+            .map(|(server, tokens)| {
+                format!(
+                    "{} {} ({:.1}%)",
+                    shown(server),
+                    group(*tokens),
+                    share(*tokens)
+                )
+            })
+            .collect();
+        if servers.len() > SHOWN_SERVERS {
+            by_server.push(format!("{} more", servers.len() - SHOWN_SERVERS));
+        }
+        // The fewest servers to defer: the largest ones, until the rest fits.
+        let sizes: Vec<usize> = servers.iter().map(|(_, tokens)| *tokens).collect();
+        let (count, rest) = fewest_to_defer(&sizes, budget);
+        let defer: Vec<String> = servers[..count].iter().map(|(s, _)| shown(s)).collect();
+        let advice = if defer.len() < servers.len() {
+            format!(
+                "defer {} first (largest first: the fewest servers that bring the session \
+                 under {}, to {} tokens, {:.1}%), so that tool search loads their tools when \
+                 needed, and keep the 3-5 most used tools loaded",
+                join_and(&defer),
+                group(budget),
+                group(rest),
+                share(rest)
+            )
+        } else {
+            "no server can stay loaded whole under it: mark the rarely used tools \
+             `defer_loading: true`, largest server first, and keep the 3-5 most used loaded"
+                .to_string()
+        };
+        let message = format!(
+            "session `{}` loads {} tokens of tools ({}) from {} {}, {:.1}% of its {}-token \
+             window, over {:.0}% ({})",
+            session.name,
+            group(total),
+            ctx.file(0).encoding,
+            servers.len(),
+            if servers.len() == 1 {
+                "server"
+            } else {
+                "servers"
+            },
+            share(total),
+            group(session.window),
+            THRESHOLD * 100.0,
+            group(budget),
+        );
+        let help = format!(
+            "by server: {}; {advice}; source: {THRESHOLD_SOURCE} (past {:.0}% of the window, \
+             Claude Code defers MCP tools to tool search)",
+            by_server.join(", "),
+            THRESHOLD * 100.0
+        );
+        if let Some(finding) = report_session(sets, ctx, message) {
+            finding.help(help);
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [head @ .., last] => format!("{} and {last}", head.join(", ")),
     }
 }

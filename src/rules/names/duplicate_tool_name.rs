@@ -2,12 +2,16 @@
 //! `rules/names/duplicate-tool-name.yaml`.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry as Slot;
 
 use serde::Deserialize;
 
 use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
 use crate::normalize::{Tool, ToolSet};
+use crate::parse::Entry;
+use crate::rules::targets::helpers::wire_name;
+use crate::targets::profile::Check;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,5 +55,73 @@ impl Rule for DuplicateToolName {
             .help(help);
         }
         ctx.set_tool(None);
+    }
+
+    /// Two tools of a session's files that the host sends under one name: compared by the
+    /// wire name (`mcp__github__search` and `mcp__gitlab__search` do not clash). Two tools of
+    /// one name in one file are `check_set`'s.
+    fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
+        let host = session.host;
+        let mut first: HashMap<String, (usize, &Entry, &str)> = HashMap::new();
+        for (index, set) in sets.iter().enumerate() {
+            let server = session.servers[index];
+            for tool in &set.set.tools {
+                let Some(entry) = tool.name else {
+                    continue;
+                };
+                let Some(name) = entry.value.as_str() else {
+                    continue;
+                };
+                let wire = wire_name(host, server, name);
+                let (first_index, first_entry, first_name) = match first.entry(wire) {
+                    Slot::Vacant(slot) => {
+                        slot.insert((index, entry, name));
+                        continue;
+                    }
+                    Slot::Occupied(slot) => *slot.get(),
+                };
+                if first_index == index && first_name == name {
+                    continue;
+                }
+                let first_server = session.servers[first_index];
+                let wire = wire_name(host, server, name);
+                let prefixing = host
+                    .constraints
+                    .iter()
+                    .find(|constraint| matches!(constraint.check, Check::WireName(_)));
+                let help = match prefixing {
+                    Some(constraint) => format!(
+                        "the model can call only one of them: rename one of the tools, or give \
+                         the servers names that `{}` keeps apart; source: {} (verified {})",
+                        host.name, constraint.source, constraint.verified
+                    ),
+                    None => format!(
+                        "the model can call only one of them: `{}` sends tool names as they \
+                         are, so rename one of the tools, or do not load both servers in one \
+                         session",
+                        host.name
+                    ),
+                };
+                let file = ctx.file(index);
+                file.set_tool(Some(name));
+                file.report(
+                    Field::Name,
+                    Target::Value(&entry.value),
+                    format!(
+                        "duplicate tool name in session `{}`: `{name}` of server `{server}` and \
+                         `{first_name}` of server `{first_server}` are both sent as `{wire}` by \
+                         `{}`",
+                        session.name, host.name
+                    ),
+                )
+                .related_in(
+                    format!("`{first_name}` of server `{first_server}` is defined here"),
+                    sets[first_index].file,
+                    first_entry.value.span.clone(),
+                )
+                .help(help);
+                file.set_tool(None);
+            }
+        }
     }
 }

@@ -1,0 +1,324 @@
+//! Sessions (`sessions:` in toolcheck.yaml): config errors, duplicate names compared by the
+//! host's wire name across a session's files only, the set rules over the session's total,
+//! `tokens --session`, and a session of five shared-corpus MCP servers under `claude-code`.
+
+mod common;
+
+use std::path::Path;
+
+use common::{run, scratch};
+use serde_json::Value;
+
+/// An MCP `tools/list` result with `names`, each tool with a short description and schema.
+fn server(names: &[&str]) -> String {
+    let tools: Vec<Value> = names
+        .iter()
+        .map(|name| {
+            serde_json::json!({
+                "name": name,
+                "description": format!("Run {name} over the project. Not for other projects."),
+                "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}}
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&serde_json::json!({ "tools": tools })).unwrap()
+}
+
+fn write(dir: &Path, files: &[(&str, String)]) {
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// `lint --format json` in `dir` with `args`: every finding as `file code message`.
+fn findings(dir: &Path, args: &[&str]) -> Vec<(String, String, String)> {
+    let mut all = vec!["lint", "--format", "json"];
+    all.extend_from_slice(args);
+    let (code, stdout, stderr) = run(dir, &all, None);
+    assert!(code == 0 || code == 1, "exit {code}: {stderr}");
+    let document: Value = serde_json::from_str(&stdout).expect("JSON output");
+    let mut found = Vec::new();
+    for diagnostic in document["diagnostics"].as_array().expect("diagnostics") {
+        let text = |key: &str| diagnostic[key].as_str().unwrap_or_default().to_string();
+        found.push((text("file"), text("code"), text("message")));
+    }
+    found
+}
+
+#[test]
+fn config_mistakes_point_at_their_keys() {
+    let dir = scratch("sessions-config-errors");
+    write(
+        &dir,
+        &[
+            ("a.json", server(&["search"])),
+            (
+                "toolcheck.yaml",
+                "sessions:\n  - name: dev\n    host: claude-cod\n    files: [a.json]\n  \
+                 - name: dev2\n    host: claude-code\n    window: 0\n    files: [a.json]\n    \
+                 server: x\n  - host: claude-code\n    files: [\"[\"]\n"
+                    .to_string(),
+            ),
+        ],
+    );
+    let (code, _, stderr) = run(&dir, &["lint", "a.json"], None);
+    assert_eq!(code, 2, "{stderr}");
+    for expected in [
+        "unknown host `claude-cod`",
+        "did you mean `claude-code`?",
+        "expected a number of tokens (a positive integer), found a number",
+        "unknown config key `server`",
+        "a session needs `name`",
+        "invalid glob `[`",
+        "toolcheck.yaml:3:11",
+    ] {
+        assert!(stderr.contains(expected), "{expected}\n{stderr}");
+    }
+    let (code, _, stderr) = run(&dir, &["tokens", "--session", "nope"], None);
+    assert_eq!(code, 2, "{stderr}");
+}
+
+#[test]
+fn names_clash_by_the_wire_name_of_the_sessions_host_and_only_in_a_session() {
+    let dir = scratch("sessions-wire-names");
+    write(
+        &dir,
+        &[
+            ("servers/docs.json", server(&["search", "fetch"])),
+            ("servers/code.json", server(&["search", "open"])),
+            // In no session: never compared with the others.
+            ("elsewhere.json", server(&["search"])),
+            // `a.b` and `a_b` are two names, but Claude Code sends both as `mcp__x__a_b`.
+            ("dots/x.json", server(&["a.b"])),
+            ("dots/y.json", server(&["a_b"])),
+            (
+                "toolcheck.yaml",
+                "include: [\"**/*.json\"]\nsessions:\n  \
+                 - {name: laptop, host: claude-code, files: [\"servers/*.json\"]}\n  \
+                 - {name: plain, host: anthropic, files: [servers/docs.json, servers/code.json]}\n  \
+                 - name: dotted\n    host: claude-code\n    files:\n      \
+                 - {path: dots/x.json, server: x}\n      - {path: dots/y.json, server: x}\n"
+                    .to_string(),
+            ),
+        ],
+    );
+    let found = findings(&dir, &["--select", "TC502", "."]);
+    let files: Vec<&str> = found.iter().map(|(file, _, _)| file.as_str()).collect();
+    assert_eq!(files, ["dots/y.json", "servers/docs.json"], "{found:#?}");
+    assert_eq!(
+        found[0].2,
+        "duplicate tool name in session `dotted`: `a_b` of server `x` and `a.b` of server `x` \
+         are both sent as `mcp__x__a_b` by `claude-code`"
+    );
+    // Input order is path order: `code.json` comes first, so `docs.json` has the clash.
+    assert_eq!(
+        found[1].2,
+        "duplicate tool name in session `plain`: `search` of server `docs` and `search` of \
+         server `code` are both sent as `search` by `anthropic`"
+    );
+    // Linting one file of a session compares nothing: the other files are not read.
+    assert!(findings(&dir, &["--select", "TC502", "servers/docs.json"]).is_empty());
+}
+
+#[test]
+fn too_many_tools_counts_the_sessions_total_once() {
+    let dir = scratch("sessions-too-many-tools");
+    let names =
+        |prefix: &str| -> Vec<String> { (0..12).map(|i| format!("{prefix}_{i}")).collect() };
+    let refs = |names: &[String]| -> String {
+        server(&names.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    write(
+        &dir,
+        &[
+            ("a.json", refs(&names("a"))),
+            ("b.json", refs(&names("b"))),
+            ("c.json", refs(&names("c"))),
+            // 40 tools, in no session: its own finding, as without sessions.
+            (
+                "big.json",
+                refs(&(0..40).map(|i| format!("big_{i}")).collect::<Vec<_>>()),
+            ),
+            (
+                "toolcheck.yaml",
+                "include: [\"*.json\"]\nsessions:\n  - {name: dev, host: claude-code, files: [a.json, b.json, c.json]}\n"
+                    .to_string(),
+            ),
+        ],
+    );
+    let found = findings(&dir, &["--select", "TC108", "."]);
+    assert_eq!(
+        found,
+        [
+            (
+                "a.json".to_string(),
+                "TC108".to_string(),
+                "session `dev` loads 36 tools from 3 servers at once, limit 30".to_string()
+            ),
+            (
+                "big.json".to_string(),
+                "TC108".to_string(),
+                "40 tools are loaded at once, limit 30".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn toolset_too_large_over_ten_percent_of_the_sessions_window_says_what_to_defer() {
+    let dir = scratch("sessions-toolset-too-large");
+    write(
+        &dir,
+        &[
+            ("small.json", server(&["one"])),
+            ("large.json", server(&["two", "three", "four", "five"])),
+            (
+                "toolcheck.yaml",
+                "include: [\"*.json\"]\nsessions:\n  - {name: dev, host: claude-code, window: 1000, files: [\"*.json\"]}\n"
+                    .to_string(),
+            ),
+        ],
+    );
+    let (_, stdout, _) = run(
+        &dir,
+        &["lint", "--select", "TC107", "--format", "json"],
+        None,
+    );
+    let document: Value = serde_json::from_str(&stdout).unwrap();
+    let diagnostics = document["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    let message = diagnostics[0]["message"].as_str().unwrap();
+    let help = diagnostics[0]["help"].as_str().unwrap();
+    assert!(
+        message.starts_with("session `dev` loads ") && message.ends_with("over 10% (100)"),
+        "{message}"
+    );
+    assert!(help.contains("defer `large` first"), "{help}");
+    assert!(help.contains("tool-search"), "{help}");
+}
+
+#[test]
+fn tokens_of_a_session_have_a_bar_per_server() {
+    let dir = scratch("sessions-tokens");
+    write(
+        &dir,
+        &[
+            ("docs.json", server(&["search", "fetch", "list"])),
+            ("code.json", server(&["search"])),
+            (
+                "toolcheck.yaml",
+                "sessions:\n  - name: dev\n    host: claude-code\n    window: 500\n    files:\n      \
+                 - docs.json\n      - {path: code.json, server: repo}\n"
+                    .to_string(),
+            ),
+        ],
+    );
+    let (code, stdout, stderr) = run(&dir, &["tokens", "--session", "dev"], None);
+    assert_eq!(code, 0, "{stderr}");
+    insta::assert_snapshot!(stdout);
+    let (code, stdout, _) = run(
+        &dir,
+        &["tokens", "--session", "dev", "--format", "json"],
+        None,
+    );
+    assert_eq!(code, 0);
+    let document: Value = serde_json::from_str(&stdout).unwrap();
+    let session = &document["session"];
+    assert_eq!(session["servers"][0]["server"], "docs");
+    assert_eq!(session["servers"][1]["server"], "repo");
+    assert_eq!(document["window"], 500);
+    assert_eq!(session["defer_first"], serde_json::json!(["docs"]));
+}
+
+/// The done-when of issue 14's item: five shared-corpus MCP servers under `claude-code`
+/// report the total and the 10% threshold, and no collision (their prefixed names differ),
+/// while the same files under a host that sends names as they are clash where the tools
+/// really share names. Skips when `../shared` is absent.
+#[test]
+fn five_corpus_servers_under_claude_code() {
+    let corpus = common::root().join("../shared/corpora/mcp");
+    let servers = [
+        ("github", "modelcontextprotocol__server-github.json"),
+        ("gitlab", "modelcontextprotocol__server-gitlab.json"),
+        ("filesystem", "modelcontextprotocol__server-filesystem.json"),
+        ("desktop-commander", "wonderwhy-er__desktop-commander.json"),
+        ("notion", "notionhq__notion-mcp-server.json"),
+    ];
+    if !servers.iter().all(|(_, file)| corpus.join(file).is_file()) {
+        eprintln!("skipped: {} not found", corpus.display());
+        return;
+    }
+    let dir = scratch("sessions-corpus");
+    let mut config = String::from("sessions:\n");
+    for host in ["claude-code", "anthropic"] {
+        config.push_str(&format!(
+            "  - name: {host}-laptop\n    host: {host}\n    files:\n"
+        ));
+        for (name, file) in servers {
+            let path = corpus.join(file);
+            config.push_str(&format!(
+                "      - {{path: \"{}\", server: {name}}}\n",
+                path.display()
+            ));
+        }
+    }
+    write(&dir, &[("toolcheck.yaml", config)]);
+    let paths: Vec<String> = servers
+        .iter()
+        .map(|(_, file)| corpus.join(file).display().to_string())
+        .collect();
+    let mut args = vec!["--select", "TC107,TC108,TC502"];
+    args.extend(paths.iter().map(String::as_str));
+    let found = findings(&dir, &args);
+    let of = |session: &str, code: &str| -> Vec<&str> {
+        found
+            .iter()
+            .filter(|(_, c, message)| c == code && message.contains(&format!("`{session}`")))
+            .map(|(_, _, message)| message.as_str())
+            .collect()
+    };
+    let total = of("claude-code-laptop", "TC107");
+    assert_eq!(total.len(), 1, "{found:#?}");
+    assert!(total[0].contains("from 5 servers"), "{}", total[0]);
+    assert!(total[0].ends_with("over 10% (20,000)"), "{}", total[0]);
+    assert_eq!(of("claude-code-laptop", "TC108").len(), 1);
+    assert!(of("claude-code-laptop", "TC502").is_empty(), "{found:#?}");
+    // github/gitlab share 8 names, filesystem/desktop-commander 7.
+    let clashes = of("anthropic-laptop", "TC502");
+    assert_eq!(clashes.len(), 15, "{clashes:#?}");
+    assert!(
+        clashes.iter().any(|m| m.contains(
+            "`create_issue` of server `gitlab` and \
+             `create_issue` of server `github`"
+        )),
+        "{clashes:#?}"
+    );
+    let (code, stdout, stderr) = run(&dir, &["tokens", "--session", "claude-code-laptop"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("(over 10%, 20,000 tokens)"), "{stdout}");
+    assert!(
+        stdout.contains("recommendation: defer `notion` first"),
+        "{stdout}"
+    );
+}
+
+/// The README's `sessions:` example is a valid config, and its files belong to its session.
+#[test]
+fn the_readme_example_is_a_valid_config() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let section = &readme[readme.find("## Sessions").expect("a Sessions section")..];
+    let start = section.find("```yaml\n").unwrap() + "```yaml\n".len();
+    let block = &section[start..start + section[start..].find("```").unwrap()];
+    let file = toolcheck::read::source::SourceFile::new("toolcheck.yaml", block.to_string());
+    let config = toolcheck::config::Config::parse(file, ".".into()).expect("a valid config");
+    assert_eq!(config.sessions.len(), 1);
+    let sessions = toolcheck::config::sessions::Sessions::resolve(&config).unwrap();
+    assert_eq!(
+        sessions.of("servers/captures/fs-2026-08.json"),
+        [(0, "filesystem".to_string())]
+    );
+    assert_eq!(sessions.of("servers/db/pg.json"), [(0, "pg".to_string())]);
+    assert!(sessions.of("servers/other.json").is_empty());
+}
