@@ -322,3 +322,33 @@ fn the_readme_example_is_a_valid_config() {
     assert_eq!(sessions.of("servers/db/pg.json"), [(0, "pg".to_string())]);
     assert!(sessions.of("servers/other.json").is_empty());
 }
+
+#[test]
+fn a_session_names_the_server_that_hosts_prefix_tool_names_with() {
+    let dir = scratch("sessions-server-name");
+    // 52 characters: `mcp__docs__` + it is 63, `mcp__documentation__` + it is 72.
+    let long = "search_the_product_documentation_for_matching_pages_";
+    write(
+        &dir,
+        &[
+            ("docs.json", server(&[long])),
+            (
+                "toolcheck.yaml",
+                "targets: [claude-code]\nsessions:\n  - name: dev\n    host: claude-code\n    \
+                 files: [{path: docs.json, server: documentation}]\n"
+                    .to_string(),
+            ),
+        ],
+    );
+    let found = findings(&dir, &["--select", "TC601", "docs.json"]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0]
+            .2
+            .contains(&format!("`mcp__documentation__{long}`")),
+        "{found:?}"
+    );
+    // Outside the session the server name is unknown: the name fits whatever it is.
+    std::fs::write(dir.join("toolcheck.yaml"), "targets: [claude-code]\n").unwrap();
+    assert_eq!(findings(&dir, &["--select", "TC601", "docs.json"]), []);
+}

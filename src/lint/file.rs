@@ -111,12 +111,13 @@ pub(crate) struct Checked<'p> {
 }
 
 /// Normalizes a parsed file once and runs every per-tool and per-file check on it;
-/// `in_session`: the file is in a session of the run (see [`super::sessions`]).
+/// `session_server`: the file is in a session of the run (see [`super::sessions`]), which
+/// names its server so.
 pub(crate) fn check<'p>(
     parsed: &'p Parsed,
     selection: &Selection,
     encoding: Encoding,
-    in_session: bool,
+    session_server: Option<&str>,
 ) -> Checked<'p> {
     let mut checked = Checked {
         file: &parsed.file,
@@ -131,7 +132,8 @@ pub(crate) fn check<'p>(
     let run = catch_unwind(AssertUnwindSafe(|| {
         let mut ctx = Ctx::new(&parsed.file, encoding, &selection.invalid_manifest);
         ctx.targets = &selection.targets;
-        ctx.in_session = in_session;
+        ctx.in_session = session_server.is_some();
+        ctx.session_server = session_server.map(str::to_string);
         let set = normalize::normalize(root, &mut ctx);
         for (active, rule) in &selection.rules {
             ctx.set_rule(active);

@@ -134,7 +134,7 @@ impl Linter {
                     parsed,
                     &self.selection,
                     self.encoding,
-                    !member_of.is_empty(),
+                    member_of.first().map(|(_, server)| server.as_str()),
                 )
             },
         );

@@ -114,6 +114,9 @@ pub struct Ctx<'a> {
     /// The file is in a session of this run: the set rules that judge a session as a whole
     /// (`toolset-too-large`, `too-many-tools`) leave the file to its session.
     pub in_session: bool,
+    /// The server name the file's (first) session gives it, which hosts prefix its tool
+    /// names with.
+    pub session_server: Option<String>,
     rule: ActiveRule,
     tool: Option<String>,
     findings: Vec<Diagnostic>,
@@ -148,6 +151,7 @@ impl<'a> Ctx<'a> {
             targets: Targets::none(),
             tokens: Counter::new(encoding),
             in_session: false,
+            session_server: None,
             rule: rule.clone(),
             tool: None,
             findings: Vec::new(),

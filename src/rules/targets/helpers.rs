@@ -11,7 +11,7 @@ use crate::targets::{Profile, wire};
 /// The server name hosts prefix a file's tool names with, and where it came from.
 pub struct ServerName {
     pub name: String,
-    /// For a help: `--server-name`, the file's `server`, or its file name.
+    /// For a help: `--server-name`, the file's session, its `server`, or its file name.
     pub origin: &'static str,
     /// `false` when `name` is only the file name: the name in the host's config is unknown
     /// (a capture named `modelcontextprotocol__server-filesystem.json` is the server
@@ -25,6 +25,13 @@ impl ServerName {
             return ServerName {
                 name: name.clone(),
                 origin: "`--server-name`",
+                known: true,
+            };
+        }
+        if let Some(name) = &ctx.session_server {
+            return ServerName {
+                name: name.clone(),
+                origin: "the file's session in toolcheck.yaml",
                 known: true,
             };
         }
