@@ -32,6 +32,10 @@ impl Rule for NameRejectedByTarget {
             ctx.set_tool(Some(name));
             for profile in &targets.selected {
                 let sent = wire_name(profile, &server.name, name);
+                // A host that states a limit its provider states too (Claude Desktop's own
+                // 64 and Anthropic's) reports it once, with the host's own source: its
+                // constraints come first.
+                let mut reported: Vec<(String, String)> = Vec::new();
                 for constraint in &profile.constraints {
                     let Check::ToolName(rule) = &constraint.check else {
                         continue;
@@ -47,6 +51,14 @@ impl Rule for NameRejectedByTarget {
                     let Some(problem) = problem(rule, &measured) else {
                         continue;
                     };
+                    // A profile holds a handful of name constraints: a short list.
+                    if reported
+                        .iter()
+                        .any(|(m, p)| *m == measured && *p == problem)
+                    {
+                        continue;
+                    }
+                    reported.push((measured.clone(), problem.clone()));
                     let shown = match (&rule.counted, measured == name) {
                         (_, true) => format!("tool name `{name}`"),
                         (Some(counted), false) => {
@@ -70,11 +82,13 @@ impl Rule for NameRejectedByTarget {
                         Kind::Length => {
                             format!("shorten the tool name to {} characters", rule.max_length)
                         }
-                        Kind::Charset => format!(
-                            "use only [{}] in the tool name (e.g. `{}`)",
-                            rule.charset,
-                            replaced(&rule.charset, name)
-                        ),
+                        Kind::Charset => {
+                            let charset = rule.charset.as_deref().unwrap_or_default();
+                            format!(
+                                "use only [{charset}] in the tool name (e.g. `{}`)",
+                                replaced(charset, name)
+                            )
+                        }
                         Kind::First => format!(
                             "start the tool name with one of [{}]",
                             rule.first.as_deref().unwrap_or_default()
@@ -97,8 +111,15 @@ enum Kind {
     First,
 }
 
+/// Whether `c` is outside the rule's charset (a rule without one accepts every character).
+fn outside(rule: &ToolName, c: char) -> bool {
+    rule.charset
+        .as_deref()
+        .is_some_and(|charset| !wire::in_class(charset, c))
+}
+
 fn problem_kind(rule: &ToolName, measured: &str) -> Kind {
-    if measured.chars().any(|c| !wire::in_class(&rule.charset, c)) {
+    if measured.chars().any(|c| outside(rule, c)) {
         Kind::Charset
     } else if measured.chars().count() > rule.max_length {
         Kind::Length
@@ -109,10 +130,7 @@ fn problem_kind(rule: &ToolName, measured: &str) -> Kind {
 
 /// What is wrong with `measured` under `rule`, or `None`.
 fn problem(rule: &ToolName, measured: &str) -> Option<String> {
-    let mut outside: Vec<char> = measured
-        .chars()
-        .filter(|&c| !wire::in_class(&rule.charset, c))
-        .collect();
+    let mut outside: Vec<char> = measured.chars().filter(|&c| outside(rule, c)).collect();
     outside.dedup();
     if !outside.is_empty() {
         let shown: Vec<String> = outside
@@ -126,7 +144,7 @@ fn problem(rule: &ToolName, measured: &str) -> Option<String> {
         return Some(format!(
             "has {}, outside [{}]",
             shown.join(", "),
-            rule.charset
+            rule.charset.as_deref().unwrap_or_default()
         ));
     }
     let length = measured.chars().count();
