@@ -91,7 +91,7 @@ fn server_part(rule: Option<&ServerPart>, server: &str) -> String {
 }
 
 /// Whether the host replaces `c` with `_`.
-fn replaced(wire: &WireName, c: char) -> bool {
+pub fn replaces(wire: &WireName, c: char) -> bool {
     wire.keep.as_deref().is_some_and(|keep| !in_class(keep, c))
         || wire.replace.as_deref().is_some_and(|set| in_class(set, c))
 }
@@ -100,7 +100,7 @@ fn replaced(wire: &WireName, c: char) -> bool {
 fn replace_chars(wire: &WireName, name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for c in name.chars() {
-        if replaced(wire, c) {
+        if replaces(wire, c) {
             for _ in 0..c.len_utf16() {
                 out.push('_');
             }
@@ -146,7 +146,7 @@ pub fn rewrite(wire: &WireName, server: &str, tool: &str) -> Rewrite {
     let mut seen = std::collections::HashSet::new();
     rewrite.replaced = tool
         .chars()
-        .filter(|&c| replaced(wire, c) && seen.insert(c))
+        .filter(|&c| replaces(wire, c) && seen.insert(c))
         .collect();
     if let Some(first) = &wire.first
         && !name.chars().next().is_some_and(|c| in_class(first, c))
