@@ -61,3 +61,11 @@ pub fn wire_name(profile: &Profile, server: &str, tool: &str) -> String {
         None => tool.to_string(),
     }
 }
+
+/// `1 character`, `17 characters`.
+pub fn characters(count: usize) -> String {
+    match count {
+        1 => "1 character".to_string(),
+        count => format!("{count} characters"),
+    }
+}

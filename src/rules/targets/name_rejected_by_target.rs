@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::helpers::{ServerName, wire_name};
+use super::helpers::{ServerName, characters, wire_name};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::ToolSet;
@@ -73,9 +73,9 @@ impl Rule for NameRejectedByTarget {
                     );
                     let mut help = match problem_kind(rule, &measured) {
                         Kind::Length if measured != name => format!(
-                            "shorten the tool name by {} characters or more; the server name \
-                             `{}` comes from {}",
-                            measured.chars().count() - rule.max_length,
+                            "shorten the tool name by {} or more; the server name `{}` comes \
+                             from {}",
+                            characters(measured.chars().count() - rule.max_length),
                             server.name,
                             server.origin
                         ),
@@ -130,8 +130,12 @@ fn problem_kind(rule: &ToolName, measured: &str) -> Kind {
 
 /// What is wrong with `measured` under `rule`, or `None`.
 fn problem(rule: &ToolName, measured: &str) -> Option<String> {
-    let mut outside: Vec<char> = measured.chars().filter(|&c| outside(rule, c)).collect();
-    outside.dedup();
+    // Each character once, in order of appearance.
+    let mut seen = std::collections::HashSet::new();
+    let outside: Vec<char> = measured
+        .chars()
+        .filter(|&c| outside(rule, c) && seen.insert(c))
+        .collect();
     if !outside.is_empty() {
         let shown: Vec<String> = outside
             .iter()

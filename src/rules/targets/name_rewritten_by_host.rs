@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::helpers::{ServerName, wire_of};
+use super::helpers::{ServerName, characters, wire_of};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::ToolSet;
@@ -143,9 +143,9 @@ fn fix(
     let limit = rule.cut.or(rule.shorten_over);
     if let (Some(limit), Some(before)) = (limit, rewrite.shortened.or(rewrite.cut)) {
         fixes.push(format!(
-            "shorten the tool name by {} characters or more to keep it whole; the server name \
-             `{}` comes from {}",
-            before.saturating_sub(limit),
+            "shorten the tool name by {} or more to keep it whole; the server name `{}` comes \
+             from {}",
+            characters(before.saturating_sub(limit)),
             server.name,
             server.origin
         ));
