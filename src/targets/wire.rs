@@ -8,19 +8,19 @@ use super::profile::{ServerPart, WireName};
 /// Whether `c` is in a character class body such as `A-Za-z0-9_.:-` (ranges `x-y` and single
 /// characters; a `-` first or last is literal).
 pub fn in_class(class: &str, c: char) -> bool {
-    let chars: Vec<char> = class.chars().collect();
-    let mut index = 0;
-    while index < chars.len() {
-        if index + 2 < chars.len() && chars[index + 1] == '-' {
-            if (chars[index]..=chars[index + 2]).contains(&c) {
+    // No allocation: it runs once per character of every name checked.
+    let mut chars = class.chars().peekable();
+    while let Some(low) = chars.next() {
+        let mut ahead = chars.clone();
+        if ahead.next() == Some('-')
+            && let Some(high) = ahead.next()
+        {
+            if (low..=high).contains(&c) {
                 return true;
             }
-            index += 3;
-        } else {
-            if chars[index] == c {
-                return true;
-            }
-            index += 1;
+            chars = ahead;
+        } else if low == c {
+            return true;
         }
     }
     false
@@ -297,6 +297,28 @@ mod tests {
         assert_eq!(rewrite.sent.len(), 64);
         assert_eq!(rewrite.cut, Some(78));
         assert!(!super::rewrite(&vscode, "My Server", "search").changed());
+    }
+
+    #[test]
+    fn odd_names_and_servers_do_not_panic() {
+        let long: String = "😀a.é\u{0}".repeat(50_000);
+        for host in [
+            gemini_cli(),
+            vscode(),
+            wire("mcp__{server}__{tool}", Some("A-Za-z0-9_-")),
+        ] {
+            for (server, tool) in [
+                ("", ""),
+                ("😀", "😀"),
+                (long.as_str(), "x"),
+                ("s", long.as_str()),
+            ] {
+                let rewrite = rewrite(&host, server, tool);
+                if let Some(cut) = host.cut {
+                    assert!(units(&rewrite.sent) <= cut);
+                }
+            }
+        }
     }
 
     #[test]
