@@ -371,8 +371,26 @@ pub fn describe(check: &Check) -> String {
     match check {
         Check::WireName(wire) => {
             let mut text = format!("tool names are sent as `{}`", wire.template);
+            if let Some(server) = &wire.server {
+                let _ = write!(text, " with the server name");
+                if server.lower {
+                    let _ = write!(text, " lower-cased");
+                }
+                if let Some(keep) = &server.keep {
+                    let _ = write!(text, ", each run of characters outside [{keep}] as one `_`");
+                }
+                if let Some(max) = server.max {
+                    let _ = write!(text, ", cut to {max} characters");
+                }
+            }
+            if let Some(prefix) = &wire.prefix {
+                let _ = write!(text, ", `{prefix}` prepended unless already there");
+            }
             if let Some(keep) = &wire.keep {
                 let _ = write!(text, ", characters outside [{keep}] become `_`");
+            }
+            if let Some(replace) = &wire.replace {
+                let _ = write!(text, ", characters of [{replace}] become `_`");
             }
             if let Some(first) = &wire.first {
                 let _ = write!(
@@ -387,14 +405,17 @@ pub fn describe(check: &Check) -> String {
                      around `...`"
                 );
             }
+            if let Some(cut) = wire.cut {
+                let _ = write!(text, ", names are cut after {cut} characters");
+            }
             text
         }
         Check::ToolName(name) => {
             let counted = name.counted.as_deref().unwrap_or("the name on the wire");
-            let mut text = format!(
-                "{counted}: 1 to {} characters of [{}]",
-                name.max_length, name.charset
-            );
+            let mut text = format!("{counted}: 1 to {} characters", name.max_length);
+            if let Some(charset) = &name.charset {
+                let _ = write!(text, " of [{charset}]");
+            }
             if let Some(first) = &name.first {
                 let _ = write!(text, ", starting with [{first}]");
             }

@@ -157,13 +157,17 @@ impl Effect {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub enum Check {
-    /// How the host writes a tool's name before the provider sees it: a template
-    /// (`mcp__{server}__{tool}`), characters outside `keep` replaced by `_`, a `_` prepended
-    /// when the first character is not in `first`, and names over `shorten-over` characters
-    /// cut to their first and last `shorten-keep` around `...`.
+    /// How the host writes a tool's name before the provider sees it, in this order: the
+    /// server name as the host writes it (`server`), the template (`mcp__{server}__{tool}`),
+    /// `prefix` prepended unless the name already starts with it, characters outside `keep`
+    /// (or inside `replace`) replaced by `_`, a `_` prepended when the first character is not
+    /// in `first`, names over `shorten-over` characters cut to their first and last
+    /// `shorten-keep` around `...`, and a plain cut after `cut` characters. See
+    /// `src/targets/wire.rs`.
     WireName(WireName),
     /// The name on the wire (after [`Check::WireName`]) must be 1..=`max-length` characters
-    /// from `charset` (a regex character class body), starting with one from `first`.
+    /// from `charset` (a regex character class body; none: any character), starting with one
+    /// from `first`.
     /// `counted` is what the host measures when it is not the wire name (Cursor counts
     /// `{server}_{tool}`).
     ToolName(ToolName),
@@ -224,14 +228,43 @@ pub enum Check {
 pub struct WireName {
     #[serde(default = "tool_template")]
     pub template: String,
+    /// How the host writes the server name inside the template.
+    #[serde(default)]
+    pub server: Option<ServerPart>,
+    /// Prepended unless the templated name already starts with it (Gemini CLI's `mcp_`).
+    #[serde(default)]
+    pub prefix: Option<String>,
+    /// The characters kept; every other one becomes `_` (one per UTF-16 unit, as the
+    /// JavaScript hosts replace).
     #[serde(default)]
     pub keep: Option<String>,
+    /// The characters that become `_`, for a host that replaces only these (VS Code: `.`).
+    #[serde(default)]
+    pub replace: Option<String>,
     #[serde(default)]
     pub first: Option<String>,
     #[serde(default)]
     pub shorten_over: Option<usize>,
     #[serde(default)]
     pub shorten_keep: Option<usize>,
+    /// The name is cut after this many UTF-16 units, without a marker.
+    #[serde(default)]
+    pub cut: Option<usize>,
+}
+
+/// How a host writes the server name inside a tool name.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ServerPart {
+    /// Lower-cased first.
+    #[serde(default)]
+    pub lower: bool,
+    /// The characters kept; each run of other characters becomes one `_`.
+    #[serde(default)]
+    pub keep: Option<String>,
+    /// Cut after this many characters.
+    #[serde(default)]
+    pub max: Option<usize>,
 }
 
 fn tool_template() -> String {
@@ -241,7 +274,8 @@ fn tool_template() -> String {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ToolName {
-    pub charset: String,
+    #[serde(default)]
+    pub charset: Option<String>,
     pub max_length: usize,
     #[serde(default)]
     pub first: Option<String>,

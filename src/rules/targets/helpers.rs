@@ -56,6 +56,35 @@ impl ServerName {
     }
 }
 
+impl ServerName {
+    /// The server name to measure with: empty when unknown, so that what is reported holds
+    /// whatever the host config calls the server.
+    pub fn measured(&self) -> &str {
+        if self.known { &self.name } else { "" }
+    }
+
+    /// The name `wire` sends for `tool`, as a message shows it: `<server>` stands for an
+    /// unknown server name (a placeholder of lower-case letters survives every host's
+    /// rewriting of the server part).
+    pub fn shown(&self, wire: &WireName, tool: &str) -> String {
+        if self.known {
+            return wire::wire_name(wire, &self.name, tool);
+        }
+        wire::wire_name(wire, "server", tool).replacen("server", "<server>", 1)
+    }
+
+    /// Where the server name comes from, for a help.
+    pub fn said(&self) -> String {
+        if self.known {
+            format!("the server name `{}` comes from {}", self.name, self.origin)
+        } else {
+            "counted without the server name, which the host config gives; `--server-name` \
+             checks with it"
+                .to_string()
+        }
+    }
+}
+
 /// How `profile` writes tool names on the wire: its first `wire-name` constraint (a host's own
 /// comes before its provider's), or the name as it is.
 pub fn wire_of(profile: &Profile) -> Option<&WireName> {
@@ -73,5 +102,13 @@ pub fn wire_name(profile: &Profile, server: &str, tool: &str) -> String {
     match wire_of(profile) {
         Some(wire) => wire::wire_name(wire, server, tool),
         None => tool.to_string(),
+    }
+}
+
+/// `1 character`, `17 characters`.
+pub fn characters(count: usize) -> String {
+    match count {
+        1 => "1 character".to_string(),
+        count => format!("{count} characters"),
     }
 }

@@ -4,3 +4,5 @@
 
 pub mod helpers;
 pub mod name_rejected_by_target;
+pub mod name_rewritten_by_host;
+pub mod names_collide_on_target;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::helpers::{ServerName, wire_name, wire_of};
+use super::helpers::{ServerName, characters, wire_name, wire_of};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::ToolSet;
@@ -45,6 +45,10 @@ impl Rule for NameRejectedByTarget {
             let mut reported = HashSet::new();
             for profile in &targets.selected {
                 let sent = wire_name(profile, measured_server, name);
+                // A host that states a limit its provider states too (Claude Desktop's own
+                // 64 and Anthropic's) reports it once, with the host's own source: its
+                // constraints come first. A profile holds a handful: a short list.
+                let mut in_profile: Vec<(String, String)> = Vec::new();
                 for constraint in &profile.constraints {
                     let Check::ToolName(rule) = &constraint.check else {
                         continue;
@@ -64,6 +68,13 @@ impl Rule for NameRejectedByTarget {
                     let Some(problem) = problem(rule, &measured) else {
                         continue;
                     };
+                    if in_profile
+                        .iter()
+                        .any(|(m, p)| *m == measured && *p == problem)
+                    {
+                        continue;
+                    }
+                    in_profile.push((measured.clone(), problem.clone()));
                     if !reported.insert((Arc::as_ptr(constraint), measured.clone())) {
                         continue;
                     }
@@ -92,20 +103,20 @@ impl Rule for NameRejectedByTarget {
                             measured.chars().count() - rule.max_length,
                         ),
                         Kind::Length if measured != name => format!(
-                            "shorten the tool name by {} characters or more; the server name \
-                             `{}` comes from {}",
-                            measured.chars().count() - rule.max_length,
-                            server.name,
-                            server.origin
+                            "shorten the tool name by {} or more; {}",
+                            characters(measured.chars().count() - rule.max_length),
+                            server.said()
                         ),
                         Kind::Length => {
                             format!("shorten the tool name to {} characters", rule.max_length)
                         }
-                        Kind::Charset => format!(
-                            "use only [{}] in the tool name (e.g. `{}`)",
-                            rule.charset,
-                            replaced(&rule.charset, name)
-                        ),
+                        Kind::Charset => {
+                            let charset = rule.charset.as_deref().unwrap_or_default();
+                            format!(
+                                "use only [{charset}] in the tool name (e.g. `{}`)",
+                                replaced(charset, name)
+                            )
+                        }
                         Kind::First => format!(
                             "start the tool name with one of [{}]",
                             rule.first.as_deref().unwrap_or_default()
@@ -128,8 +139,15 @@ enum Kind {
     First,
 }
 
+/// Whether `c` is outside the rule's charset (a rule without one accepts every character).
+fn outside(rule: &ToolName, c: char) -> bool {
+    rule.charset
+        .as_deref()
+        .is_some_and(|charset| !wire::in_class(charset, c))
+}
+
 fn problem_kind(rule: &ToolName, measured: &str) -> Kind {
-    if measured.chars().any(|c| !wire::in_class(&rule.charset, c)) {
+    if measured.chars().any(|c| outside(rule, c)) {
         Kind::Charset
     } else if measured.chars().count() > rule.max_length {
         Kind::Length
@@ -140,11 +158,12 @@ fn problem_kind(rule: &ToolName, measured: &str) -> Kind {
 
 /// What is wrong with `measured` under `rule`, or `None`.
 fn problem(rule: &ToolName, measured: &str) -> Option<String> {
-    let mut outside: Vec<char> = measured
+    // Each character once, in order of appearance.
+    let mut seen = std::collections::HashSet::new();
+    let outside: Vec<char> = measured
         .chars()
-        .filter(|&c| !wire::in_class(&rule.charset, c))
+        .filter(|&c| outside(rule, c) && seen.insert(c))
         .collect();
-    outside.dedup();
     if !outside.is_empty() {
         let shown: Vec<String> = outside
             .iter()
@@ -157,7 +176,7 @@ fn problem(rule: &ToolName, measured: &str) -> Option<String> {
         return Some(format!(
             "has {}, outside [{}]",
             shown.join(", "),
-            rule.charset
+            rule.charset.as_deref().unwrap_or_default()
         ));
     }
     let length = measured.chars().count();
