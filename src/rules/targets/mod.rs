@@ -4,3 +4,4 @@
 
 pub mod helpers;
 pub mod name_rejected_by_target;
+pub mod schema_rejected_by_target;
