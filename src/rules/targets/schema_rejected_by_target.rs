@@ -513,7 +513,7 @@ fn plural(verb: &str) -> String {
 }
 
 /// The subschema that a hit's key or value is in (its parent object).
-fn parent_place(schema: &Node, at: &Target<'_>) -> String {
+fn parent_place(schema: &Node, problem: Problem, at: &Target<'_>) -> String {
     let pointer = match at {
         Target::Key(entry) => relative_pointer(schema, &entry.value),
         Target::Value(node) => relative_pointer(schema, node),
@@ -521,9 +521,9 @@ fn parent_place(schema: &Node, at: &Target<'_>) -> String {
     };
     // Drop the keyword itself, and for a value inside a keyword's list (an `enum` value, an
     // `allOf` branch's `$ref`) the list too.
-    let tokens = match at {
-        Target::Value(node) if parent_is_list(schema, Some(node)) => 2,
-        Target::Key(entry) if parent_is_list(schema, parent_node(schema, &entry.value)) => 3,
+    let tokens = match problem {
+        Problem::EnumValue => 2,
+        Problem::RefInAllOf => 3,
         _ => 1,
     };
     let mut parent = pointer.as_str();
@@ -538,7 +538,7 @@ fn parent_place(schema: &Node, at: &Target<'_>) -> String {
 
 /// The problem as a message (without who does what) and the fix, for a help.
 fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (String, String) {
-    let at = parent_place(schema, &hit.at);
+    let at = parent_place(schema, hit.problem, &hit.at);
     let gemini = actives
         .iter()
         .any(|active| active.constraint.from.starts_with("gemini"));
@@ -576,11 +576,18 @@ fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (String, Strin
                 )
             });
             let fix = if strings_only {
-                "write the values as strings (`\"1\"`), with `\"type\": \"string\"`, and convert \
-                 them at run time"
+                let example = match &node.kind {
+                    NodeKind::String(_) | NodeKind::Array(_) | NodeKind::Object(_) => String::new(),
+                    _ => format!(" (`\"{}\"`)", shown(node).trim_matches('`')),
+                };
+                format!(
+                    "write the values as strings{example}, with `\"type\": \"string\"`, and \
+                     convert them at run time"
+                )
             } else {
                 "keep `enum` to strings, numbers, booleans and null; describe compound values \
                  with `anyOf` branches"
+                    .to_string()
             };
             let accepted = match strings_only {
                 true => EnumValues::Strings,
@@ -603,7 +610,7 @@ fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (String, Strin
                     shown(node),
                     node.type_name()
                 ),
-                fix.to_string(),
+                fix,
             )
         }
         (Problem::Format, Target::Value(node)) => {
@@ -757,12 +764,6 @@ fn parent_node<'a>(schema: &'a Node, value: &Node) -> Option<&'a Node> {
     let pointer = relative_pointer(schema, value);
     let parent = pointer.rsplit_once('/').map_or("", |(parent, _)| parent);
     schema.at_pointer(parent)
-}
-
-/// Whether `node` is an item of a list (`node` may be `None`: not found).
-fn parent_is_list(schema: &Node, node: Option<&Node>) -> bool {
-    node.and_then(|node| parent_node(schema, node))
-        .is_some_and(|parent| parent.as_array().is_some())
 }
 
 /// A short rendering of an enum value: `1`, `true`, `null`, `[...]`, `{...}`.
