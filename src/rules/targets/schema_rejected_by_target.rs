@@ -311,6 +311,7 @@ fn check_refs<'a>(
     hits: &mut Vec<Hit<'a>>,
 ) {
     let refs = Refs::new(schema);
+    let definitions = Definitions::of(schema);
     // Each site's `$ref` value and what it resolves to.
     let mut resolved: Vec<(&'a Node, &'a Node, Option<&'a Node>)> = Vec::new();
     for site in sites {
@@ -320,6 +321,10 @@ fn check_refs<'a>(
         let Some(reference) = value.as_str() else {
             continue;
         };
+        if let Some(target) = definitions.get(reference) {
+            resolved.push((site, value, Some(target)));
+            continue;
+        }
         match refs.resolve(reference) {
             Resolved::Found(target) => resolved.push((site, value, Some(target))),
             Resolved::Remote => {
@@ -353,6 +358,38 @@ fn check_refs<'a>(
             });
         }
         report(ctx, schema, hits);
+    }
+}
+
+/// The root's `$defs` and `definitions` by name, so that the usual `#/$defs/NAME` costs one
+/// lookup however many definitions there are (a JSON Pointer walk scans the object).
+struct Definitions<'a> {
+    by_name: HashMap<(&'a str, &'a str), &'a Node>,
+}
+
+impl<'a> Definitions<'a> {
+    fn of(schema: &'a Node) -> Definitions<'a> {
+        let mut by_name = HashMap::new();
+        for keyword in ["$defs", "definitions"] {
+            // The last of duplicated keys wins, as in `Node::get`.
+            let Some(entry) = schema.entry(keyword) else {
+                continue;
+            };
+            for definition in entry.value.as_object().unwrap_or_default() {
+                by_name.insert((keyword, definition.key.as_str()), &definition.value);
+            }
+        }
+        Definitions { by_name }
+    }
+
+    /// The definition `reference` names when it is a plain `#/$defs/NAME` (no escapes).
+    fn get(&self, reference: &str) -> Option<&'a Node> {
+        let pointer = reference.strip_prefix("#/")?;
+        let (keyword, name) = pointer.split_once('/')?;
+        if name.contains(['/', '~', '%']) {
+            return None;
+        }
+        self.by_name.get(&(keyword, name)).copied()
     }
 }
 
