@@ -200,6 +200,7 @@ fn check_node<'a>(
     let is_root = std::ptr::eq(node, schema);
     let entries = node.as_object().unwrap_or_default();
     let places = if is_root { &checks.root } else { &checks.below };
+    let beside_ref = !checks.ref_siblings.is_empty() && entries.iter().any(|e| e.key != "$ref");
     for entry in entries {
         let key = entry.key.as_str();
         let key_hit = |problem, active| Hit {
@@ -245,7 +246,7 @@ fn check_node<'a>(
                 }
             }
             "$ref" if entry.value.as_str().is_some() => {
-                if entries.len() > 1 {
+                if beside_ref {
                     for active in &checks.ref_siblings {
                         hits.push(key_hit(Problem::RefSiblings, active));
                     }
@@ -314,7 +315,12 @@ fn check_refs<'a>(
     let definitions = Definitions::of(schema);
     // Each site's `$ref` value and what it resolves to.
     let mut resolved: Vec<(&'a Node, &'a Node, Option<&'a Node>)> = Vec::new();
+    // A schema with its `$ref` key written twice is one site.
+    let mut seen = HashSet::new();
     for site in sites {
+        if !seen.insert(std::ptr::from_ref(*site)) {
+            continue;
+        }
         let Some(value) = site.get("$ref") else {
             continue;
         };
@@ -812,5 +818,62 @@ fn shown(node: &Node) -> String {
         NodeKind::String(text) => format!("`{}`", text.value),
         NodeKind::Array(_) => "`[...]`".into(),
         NodeKind::Object(_) => "`{...}`".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{plural, recursive_refs};
+    use crate::parse::{Node, parse};
+
+    #[test]
+    fn verbs_agree_with_several_targets() {
+        assert_eq!(plural("rejects the request"), "reject the request");
+        assert_eq!(plural("does not allow it"), "do not allow it");
+        assert_eq!(plural("drops the tool"), "drop the tool");
+    }
+
+    /// The `$ref`s of `schema` at `pointers`, with the node each points at.
+    fn sites<'a>(
+        schema: &'a Node,
+        pointers: &[&str],
+    ) -> Vec<(&'a Node, &'a Node, Option<&'a Node>)> {
+        pointers
+            .iter()
+            .map(|pointer| {
+                let site = schema.at_pointer(pointer).unwrap();
+                let value = site.get("$ref").unwrap();
+                let target = schema.at_pointer(value.as_str().unwrap().trim_start_matches('#'));
+                (site, value, target)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cycles_through_other_definitions_are_recursive_and_plain_references_are_not() {
+        let schema = parse(
+            r##"{"type": "object",
+                 "properties": {"a": {"$ref": "#/$defs/a"}, "leaf": {"$ref": "#/$defs/leaf"}},
+                 "$defs": {"a": {"properties": {"b": {"$ref": "#/$defs/b"}}},
+                           "b": {"properties": {"a": {"$ref": "#/$defs/a"}}},
+                           "leaf": {"type": "string"}}}"##,
+            true,
+        )
+        .unwrap();
+        let resolved = sites(
+            &schema,
+            &[
+                "/properties/a",
+                "/properties/leaf",
+                "/$defs/a/properties/b",
+                "/$defs/b/properties/a",
+            ],
+        );
+        let recursive = recursive_refs(&resolved);
+        // `properties/a` enters the cycle without closing it; the two inside close it.
+        assert!(!recursive.contains(&0));
+        assert!(!recursive.contains(&1));
+        assert!(recursive.contains(&2));
+        assert!(recursive.contains(&3));
     }
 }
