@@ -473,6 +473,8 @@ pub fn describe(check: &Check) -> String {
         Check::SnippetRequired => {
             "a tool without a snippet is left out of the system prompt's tool list".into()
         }
+        Check::RootType(ty) => format!("the schema root is `\"type\": \"{ty}\"`"),
+        Check::RefInAllOf => "no `$ref` in an `allOf` branch".into(),
     }
 }
 

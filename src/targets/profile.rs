@@ -221,6 +221,10 @@ pub enum Check {
     NotAllDeferred,
     /// A tool without a snippet is left out of the system prompt's tool list.
     SnippetRequired,
+    /// The schema root's `type` must be this one type (`object`), written as a string.
+    RootType(String),
+    /// A `$ref` as (or at the top of) an `allOf` branch.
+    RefInAllOf,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -6,3 +6,4 @@ pub mod helpers;
 pub mod name_rejected_by_target;
 pub mod name_rewritten_by_host;
 pub mod names_collide_on_target;
+pub mod schema_rejected_by_target;
