@@ -4,3 +4,5 @@
 
 pub mod helpers;
 pub mod name_rejected_by_target;
+pub mod non_strict_schema;
+pub mod schema_over_target_limit;
