@@ -179,9 +179,9 @@ fn check_closed(
                 _ => entry.value.type_name(),
             };
             let fix = match entry.value.kind {
-                NodeKind::Object(_) => format!(
+                NodeKind::Object(_) => String::from(
                     "strict mode has no open-ended maps: name the keys under `properties` and \
-                     set `\"additionalProperties\": false`{also}, or take a list of key/value \
+                     set `\"additionalProperties\": false`, or take a list of key/value \
                      objects"
                 ),
                 _ => format!("set `\"additionalProperties\": false`{also}"),

@@ -171,6 +171,14 @@ fn chars_of(node: &Node) -> usize {
     }
 }
 
+/// ` (N in all)` when the count where the cap is crossed is not the whole.
+fn in_all(running: usize, total: usize) -> String {
+    match total > running {
+        true => format!(" ({total} in all)"),
+        false => String::new(),
+    }
+}
+
 fn enum_values(entry: &Entry) -> &[Node] {
     entry.value.as_array().unwrap_or_default()
 }
@@ -235,11 +243,11 @@ fn check_schema(active: &Active, schema: &Node, items: &[Item<'_>], ctx: &mut Ct
                 return;
             };
             let message = format!(
-                "property `{}` is object property {} of this schema ({} in all), over the {max} \
-                 {who} accepts; {who} {verb}",
+                "property `{}` is object property {} of this schema{}, over the {max} {who} \
+                 accepts; {who} {verb}",
                 over.key,
                 max + 1,
-                properties.len()
+                in_all(max + 1, properties.len())
             );
             let help = format!(
                 "split the tool into smaller ones, or drop rarely used fields; {}",
@@ -264,8 +272,9 @@ fn check_schema(active: &Active, schema: &Node, items: &[Item<'_>], ctx: &mut Ct
                 return;
             };
             let message = format!(
-                "this `enum` brings the schema to {running} enum values ({total} in all), over \
-                 the {max} {who} accepts; {who} {verb}"
+                "this `enum` brings the schema to {running} enum values{}, over the {max} {who} \
+                 accepts; {who} {verb}",
+                in_all(running, total)
             );
             let help = format!(
                 "take the rarer values as a free string (name the common ones in the \
@@ -298,8 +307,8 @@ fn check_schema(active: &Active, schema: &Node, items: &[Item<'_>], ctx: &mut Ct
             };
             let message = format!(
                 "the schema's property names, definition names, enum and const values reach \
-                 {running} characters here ({total} in all), over the {max} {who} accepts; \
-                 {who} {verb}"
+                 {running} characters here{}, over the {max} {who} accepts; {who} {verb}",
+                in_all(running, total)
             );
             let help = format!(
                 "shorten property names and enum values, or split the tool; {}",
@@ -456,7 +465,9 @@ fn check_request(active: &Active, strict: &[&Tool<'_>], counts: &[Parameters], c
                 crossing,
                 format!(
                     "the strict tools of this file have {total} {what}, over the {max} per \
-                     request {who} accepts (this tool brings them to {running}); {who} {verb}"
+                     request {who} accepts (this tool brings them from {} to {running}); {who} \
+                     {verb}",
+                    running.saturating_sub(counts.get(crossing).map_or(0, count))
                 ),
                 format!(
                     "{fix}, or set `\"strict\": false` on some tools; {}",
