@@ -108,23 +108,23 @@ fn check_object(group: &Strict<'_>, object: &Node, place: &str, ctx: &mut Ctx<'_
     let Some(required) = group.required else {
         return;
     };
-    if unlisted && !reported {
-        if let Some(entry) = object.entry("type") {
-            let message = format!(
-                "{} has no `properties`; {} {}",
-                place,
-                required.who(),
-                required.constraint.effect.verb()
-            );
-            let help = format!(
-                "add `\"properties\": {{}}`: strict mode rejects an object without it, even one \
-                 that takes no fields (observed 400 `object schema missing properties`, \
-                 everruns/everruns#984); {}",
-                required.cite()
-            );
-            ctx.report(Field::InputSchema, Target::Key(entry), message)
-                .help(help);
-        }
+    if unlisted
+        && !reported
+        && let Some(entry) = object.entry("type")
+    {
+        let message = format!(
+            "{place} has no `properties`; {} {}",
+            required.who(),
+            required.constraint.effect.verb()
+        );
+        let help = format!(
+            "add `\"properties\": {{}}`: strict mode rejects an object without it, even one \
+             that takes no fields (observed 400 `object schema missing properties`, \
+             everruns/everruns#984); {}",
+            required.cite()
+        );
+        ctx.report(Field::InputSchema, Target::Key(entry), message)
+            .help(help);
     }
     let Some(properties) = properties else {
         return;
@@ -182,7 +182,7 @@ fn check_closed(
                 NodeKind::Object(_) => String::from(
                     "strict mode has no open-ended maps: name the keys under `properties` and \
                      set `\"additionalProperties\": false`, or take a list of key/value \
-                     objects"
+                     objects",
                 ),
                 _ => format!("set `\"additionalProperties\": false`{also}"),
             };
@@ -250,5 +250,107 @@ fn nullable_help(property: &Entry) -> String {
                 listed.join(", ")
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::catalog::Registry;
+    use crate::config::Config;
+    use crate::lint::{Linter, Overrides};
+    use crate::read::source::SourceFile;
+
+    /// The messages of TC605 when `tools` is linted under `targets`.
+    fn messages(targets: &[&str], tools: Value) -> Vec<String> {
+        let registry = Registry::builtin().expect("the built-in catalog loads");
+        let config = Config::defaults(".".into());
+        let overrides = Overrides {
+            select: Some(vec!["TC605".to_string()]),
+            targets: Some(targets.iter().map(|t| t.to_string()).collect()),
+            ..Default::default()
+        };
+        let linter = Linter::new(&registry, &config, &overrides).expect("a valid selection");
+        let text = json!({ "tools": tools }).to_string();
+        linter
+            .lint(SourceFile::new("t.json", text), true)
+            .diagnostics
+            .iter()
+            .filter(|d| &*d.code == "TC605")
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    fn tool(schema: Value) -> Value {
+        json!({"name": "t", "description": "A tool. Not for others.", "input_schema": schema})
+    }
+
+    #[test]
+    fn a_nullable_object_is_an_object() {
+        let schema = json!({"type": "object", "additionalProperties": false, "properties": {
+            "a": {"type": ["object", "null"], "properties": {"b": {"type": "string"}},
+                  "required": ["b"]}}, "required": ["a"]});
+        assert_eq!(
+            messages(&["anthropic-strict"], json!([tool(schema)])),
+            [
+                "the object at properties/a does not set `additionalProperties: false`; \
+                 `anthropic-strict` rejects the request"
+            ]
+        );
+    }
+
+    #[test]
+    fn each_target_reports_its_own_and_a_non_strict_tool_is_skipped() {
+        let open = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+        let mut skipped = tool(open.clone());
+        skipped["strict"] = json!(false);
+        let found = messages(
+            &["openai-strict", "anthropic-strict"],
+            json!([tool(open), skipped]),
+        );
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(
+            messages(
+                &["openai", "anthropic"],
+                json!([tool(json!({"type": "object"}))])
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn many_optional_properties_are_capped_and_deep_nesting_does_not_overflow() {
+        let properties: serde_json::Map<String, Value> = (0..80)
+            .map(|i| (format!("p{i}"), json!({"type": "string"})))
+            .collect();
+        let schema = json!({"type": "object", "properties": properties,
+                            "additionalProperties": false});
+        let found = messages(&["openai-strict"], json!([tool(schema)]));
+        assert_eq!(found.len(), 51, "50 shown, then one summary");
+        assert!(
+            found.iter().any(|m| m.contains("(and 29 more like it")),
+            "{found:?}"
+        );
+
+        let mut deep = json!({"type": "string"});
+        for i in 0..120 {
+            deep = json!({"type": "object", "properties": {format!("l{i}"): deep},
+                          "required": [format!("l{i}")], "additionalProperties": false});
+        }
+        assert!(messages(&["openai-strict"], json!([tool(deep)])).is_empty());
+    }
+
+    #[test]
+    fn wrong_types_are_skipped() {
+        let tools = json!([
+            tool(json!({"type": 5, "properties": [], "required": "x"})),
+            tool(
+                json!({"type": "object", "properties": {"a": true}, "required": {"a": 1},
+                        "additionalProperties": false})
+            ),
+            tool(json!("object")),
+        ]);
+        assert!(messages(&["openai-strict"], tools).is_empty());
     }
 }

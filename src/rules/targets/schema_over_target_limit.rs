@@ -119,8 +119,13 @@ fn collect<'a>(schema: &'a Node, outer: usize, items: &mut Vec<Item<'a>>) {
                     collect(&definition.value, 0, items);
                 }
             }
-            "items" | "prefixItems" | "additionalItems" | "additionalProperties"
-            | "unevaluatedItems" | "unevaluatedProperties" | "contains" => match &value.kind {
+            "items"
+            | "prefixItems"
+            | "additionalItems"
+            | "additionalProperties"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+            | "contains" => match &value.kind {
                 NodeKind::Array(children) => {
                     for child in children {
                         collect(child, level, items);
@@ -481,5 +486,153 @@ fn check_request(active: &Active, strict: &[&Tool<'_>], counts: &[Parameters], c
         return;
     };
     ctx.set_tool(Some(tool.name()).filter(|name| !name.is_empty()));
-    ctx.report(Field::Name, tool_target(tool), message).help(help);
+    ctx.report(Field::Name, tool_target(tool), message)
+        .help(help);
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::catalog::Registry;
+    use crate::config::Config;
+    use crate::lint::{Linter, Overrides};
+    use crate::read::source::SourceFile;
+
+    /// The messages of `code` when `tools` is linted under `targets`.
+    fn messages(code: &str, targets: &[&str], tools: Value) -> Vec<String> {
+        let registry = Registry::builtin().expect("the built-in catalog loads");
+        let config = Config::defaults(".".into());
+        let overrides = Overrides {
+            select: Some(vec![code.to_string()]),
+            targets: Some(targets.iter().map(|t| t.to_string()).collect()),
+            ..Default::default()
+        };
+        let linter = Linter::new(&registry, &config, &overrides).expect("a valid selection");
+        let text = json!({ "tools": tools }).to_string();
+        linter
+            .lint(SourceFile::new("t.json", text), true)
+            .diagnostics
+            .iter()
+            .filter(|d| *d.code == *code)
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    fn tool(schema: Value) -> Value {
+        json!({"name": "t", "description": "A tool. Not for others.", "input_schema": schema})
+    }
+
+    fn object(properties: serde_json::Map<String, Value>) -> Value {
+        let required: Vec<&String> = properties.keys().collect();
+        json!({"type": "object", "properties": properties, "required": required,
+               "additionalProperties": false})
+    }
+
+    #[test]
+    fn the_first_property_past_5000_is_reported() {
+        let properties = |n: usize| {
+            (0..n)
+                .map(|i| (format!("p{i}"), json!({"type": "string"})))
+                .collect()
+        };
+        let found = messages(
+            "TC606",
+            &["openai-strict"],
+            json!([tool(object(properties(5002)))]),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("property `p5000` is object property 5001 of this schema (5002 in all), over the 5000 `openai-strict` accepts"), "{}", found[0]);
+        let found = messages(
+            "TC606",
+            &["openai-strict"],
+            json!([tool(object(properties(5000)))]),
+        );
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn names_and_values_over_120000_characters_are_reported_once() {
+        let long = "n".repeat(1000);
+        let properties = (0..121)
+            .map(|i| (format!("{long}{i:03}"), json!({"type": "string"})))
+            .collect();
+        let found = messages(
+            "TC606",
+            &["openai-strict"],
+            json!([tool(object(properties))]),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("reach 120360 characters here (121363 in all), over the 120000"),
+            "{}",
+            found[0]
+        );
+    }
+
+    #[test]
+    fn a_long_string_enum_of_more_than_250_values_is_reported() {
+        let values = |n: usize, width: usize| -> Vec<String> {
+            (0..n).map(|i| format!("{i:0width$}")).collect()
+        };
+        let schema = |values: Vec<String>| {
+            let mut properties = serde_json::Map::new();
+            properties.insert("kind".into(), json!({"type": "string", "enum": values}));
+            object(properties)
+        };
+        let over = messages(
+            "TC606",
+            &["openai-strict"],
+            json!([tool(schema(values(251, 60)))]),
+        );
+        assert_eq!(over.len(), 1, "{over:?}");
+        assert!(
+            over[0].contains("has 251 values of 15060 characters"),
+            "{}",
+            over[0]
+        );
+        // 250 values may be as long as they like; 251 short ones are fine.
+        for (n, width) in [(250, 70), (251, 50)] {
+            let found = messages(
+                "TC606",
+                &["openai-strict"],
+                json!([tool(schema(values(n, width)))]),
+            );
+            assert!(found.is_empty(), "{n} x {width}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn deep_schemas_are_reported_once_without_overflow() {
+        let mut schema = json!({"type": "string"});
+        for i in 0..120 {
+            let mut properties = serde_json::Map::new();
+            properties.insert(format!("l{i}"), schema);
+            schema = object(properties);
+        }
+        let found = messages("TC606", &["openai-strict"], json!([tool(schema.clone())]));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("is nested 11 levels deep (the schema reaches 120)"),
+            "{}",
+            found[0]
+        );
+        // Not a strict target, or none at all: nothing.
+        assert!(messages("TC606", &["openai"], json!([tool(schema.clone())])).is_empty());
+        assert!(messages("TC606", &[], json!([tool(schema)])).is_empty());
+    }
+
+    #[test]
+    fn wrong_types_are_skipped() {
+        let tools = json!([
+            tool(json!({"type": 5, "enum": 3, "properties": [], "$defs": "x"})),
+            tool(json!({"type": "object", "properties": {"a": {"enum": {"x": 1}}},
+                        "required": "a", "anyOf": {"type": "object"}})),
+            tool(json!(true)),
+            {"name": "no_schema", "description": "No schema. Not for others."},
+        ]);
+        for targets in [["openai-strict"], ["anthropic-strict"]] {
+            assert!(messages("TC606", &targets, tools.clone()).is_empty());
+        }
+    }
 }
