@@ -6,4 +6,6 @@ pub mod helpers;
 pub mod name_rejected_by_target;
 pub mod name_rewritten_by_host;
 pub mod names_collide_on_target;
+pub mod non_strict_schema;
+pub mod schema_over_target_limit;
 pub mod schema_rejected_by_target;
