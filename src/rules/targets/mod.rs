@@ -2,5 +2,10 @@
 //! `rules/targets/<rule-name>.yaml`. They check the definitions against the selected target
 //! profiles (`targets/<name>.yaml`, src/targets/) and find nothing when no target is selected.
 
+pub mod all_tools_deferred;
+pub mod description_over_target_limit;
 pub mod helpers;
 pub mod name_rejected_by_target;
+pub mod text_truncated_by_host;
+pub mod too_many_tools_for_target;
+pub mod tool_not_listed_by_host;
