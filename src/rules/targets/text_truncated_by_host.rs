@@ -64,10 +64,8 @@ impl Rule for TextTruncatedByHost {
                 }
                 ctx.set_tool(None);
             }
-            if cuts("instructions") {
-                if let Some(entry) = set.instructions {
-                    self.check_text(&entry.value, Field::Instructions, None, active, cut, ctx);
-                }
+            if let Some(entry) = set.instructions.filter(|_| cuts("instructions")) {
+                self.check_text(&entry.value, Field::Instructions, None, active, cut, ctx);
             }
         }
     }
