@@ -18,9 +18,13 @@ impl Rule for ToolNotListedByHost {
         if targets.is_empty() {
             return;
         }
-        // Only a format that can carry a snippet: an MCP or provider definition has no such
-        // field, and whatever adapts it for the host decides the snippet.
-        if !matches!(tool.dialect, Dialect::Harness | Dialect::Native) {
+        // Not a format without a snippet field (MCP, a provider's): whatever adapts it for the
+        // host decides the snippet. A plain `name`/`description`/`parameters` tool is the
+        // shape of a pi extension's tool, with the snippet left out.
+        if !matches!(
+            tool.dialect,
+            Dialect::Harness | Dialect::Native | Dialect::Generic
+        ) {
             return;
         }
         let Some(name) = tool.name else {
