@@ -89,14 +89,17 @@ impl TextTruncatedByHost {
         }
         let at = floor_char_boundary(value, cut.bytes);
         let lost = value.len() - at;
-        let share = lost * 100 / value.len();
+        let share = match lost * 100 / value.len() {
+            0 => "under 1%".to_string(),
+            share => format!("{share}%"),
+        };
         let hidden = self.hidden(value, at, tool);
         let what = match field {
             Field::Instructions => "the server instructions are",
             _ => "the description is",
         };
         let mut message = format!(
-            "{what} {} bytes and {} keeps the first {}: the last {lost} bytes ({share}%) are cut",
+            "{what} {} bytes and {} keeps the first {}: the last {lost} bytes ({share}) are cut",
             value.len(),
             active.who(),
             cut.bytes
