@@ -27,6 +27,11 @@ impl Rule for ToolNotListedByHost {
         ) {
             return;
         }
+        // Nor an entry of a provider request (`type: tool_search` with `parameters`): a pi
+        // tool has no `type`.
+        if tool.node.get("type").is_some() {
+            return;
+        }
         let Some(name) = tool.name else {
             return;
         };
