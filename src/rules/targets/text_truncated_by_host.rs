@@ -37,6 +37,9 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?").expect("a literal, valid regex")
 });
 
+/// How far past the cut (bytes) the text is read for what the model misses.
+const SCANNED_AFTER_CUT: usize = 64 * 1024;
+
 /// How many of the things cut off a message names before it sums up the rest.
 const SHOWN: usize = 5;
 
@@ -93,7 +96,10 @@ impl TextTruncatedByHost {
             0 => "under 1%".to_string(),
             share => format!("{share}%"),
         };
-        let hidden = self.hidden(value, at, tool);
+        // What the model misses is looked for in the first part of the rest only: a text
+        // megabytes long costs no more than one of [`SCANNED_AFTER_CUT`] past the cut.
+        let scanned = &value[..floor_char_boundary(value, at.saturating_add(SCANNED_AFTER_CUT))];
+        let hidden = self.hidden(scanned, at, tool);
         let what = match field {
             Field::Instructions => "the server instructions are",
             _ => "the description is",
@@ -256,6 +262,18 @@ fn normalized(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_what_is_not_also_before_the_cut_is_hidden() {
+        let rule: TextTruncatedByHost =
+            serde_json::from_value(serde_json::json!({"words": ["do not use", "instead"]}))
+                .unwrap();
+        let value = "Returns at most 50 rows. Do not use it twice. | Do not use it for X; use Y \
+                     instead. Returns at most 50 rows, up to 9 pages.";
+        let at = value.find('|').unwrap();
+        let hidden = rule.hidden(value, at, None);
+        assert_eq!(hidden, ["`instead`", "`up to 9`"]);
+    }
 
     #[test]
     fn the_cut_falls_on_a_char_boundary() {
