@@ -2,6 +2,8 @@
 //! `rules/targets/<rule-name>.yaml`. They check the definitions against the selected target
 //! profiles (`targets/<name>.yaml`, src/targets/) and find nothing when no target is selected.
 
+pub mod all_tools_deferred;
+pub mod description_over_target_limit;
 pub mod helpers;
 pub mod name_rejected_by_target;
 pub mod name_rewritten_by_host;
@@ -9,3 +11,6 @@ pub mod names_collide_on_target;
 pub mod non_strict_schema;
 pub mod schema_over_target_limit;
 pub mod schema_rejected_by_target;
+pub mod text_truncated_by_host;
+pub mod too_many_tools_for_target;
+pub mod tool_not_listed_by_host;
