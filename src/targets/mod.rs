@@ -101,6 +101,18 @@ fn read_file(path: &str, text: &str) -> Result<ProfileFile> {
     let file = SourceFile::new(path, text.to_string());
     let node =
         parse::yaml::parse(text).map_err(|error| Error::at(&file, error.span, error.message))?;
+    // A key written twice would silently lose one of its values (a union merge of two
+    // branches that both added `constraints:` did exactly that).
+    let mut keys = HashSet::new();
+    for entry in node.as_object().unwrap_or_default() {
+        if !keys.insert(entry.key.as_str()) {
+            return Err(Error::at(
+                &file,
+                entry.key_span.clone(),
+                format!("`{}` is written twice", entry.key),
+            ));
+        }
+    }
     let profile: ProfileFile = options::deserialize(&node, Some(&file))?;
     let stem = path
         .rsplit('/')
@@ -464,7 +476,6 @@ pub fn describe(check: &Check) -> String {
              tools of a request"
         ),
         Check::MaxStrictTools(max) => format!("at most {max} strict tools per request"),
-        Check::MaxDescriptionChars(max) => format!("a description has at most {max} characters"),
         Check::TruncateBytes(cut) => {
             format!("{} are cut after {} bytes", list(&cut.fields), cut.bytes)
         }

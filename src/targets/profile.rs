@@ -211,8 +211,6 @@ pub enum Check {
     MaxUnionParameters(u64),
     /// Tools of a request that are strict.
     MaxStrictTools(u64),
-    /// Characters of a tool description.
-    MaxDescriptionChars(u64),
     /// Bytes of a text before the host cuts it: `fields` (`description`, `instructions`).
     TruncateBytes(Truncate),
     /// Tools per request (or per host session).

@@ -3,7 +3,6 @@
 //! profiles (`targets/<name>.yaml`, src/targets/) and find nothing when no target is selected.
 
 pub mod all_tools_deferred;
-pub mod description_over_target_limit;
 pub mod helpers;
 pub mod name_rejected_by_target;
 pub mod name_rewritten_by_host;
