@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use super::helpers::file_target;
 use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::lint::rule::{Ctx, Rule};
 use crate::normalize::ToolSet;
 use crate::targets::Active;
 use crate::targets::profile::{Check, Kind};
@@ -53,10 +54,8 @@ impl Rule for AllToolsDeferred {
                      tools used most); {}",
                     active.cite()
                 );
-                let target = match (set.tools_entry, set.root) {
-                    (Some(entry), _) => Target::Key(entry),
-                    (None, Some(root)) => Target::Start(root),
-                    (None, None) => continue,
+                let Some(target) = file_target(set) else {
+                    continue;
                 };
                 ctx.report(Field::File, target, message).help(help);
             }

@@ -112,3 +112,60 @@ pub fn characters(count: usize) -> String {
         count => format!("{count} characters"),
     }
 }
+
+/// The tools of `set` with a name that is a non-blank string, and that name (a missing, empty
+/// or blank name is `invalid-tool-name`'s).
+pub fn named_tools<'s, 'a>(
+    set: &'s ToolSet<'a>,
+) -> impl Iterator<
+    Item = (
+        &'s crate::normalize::Tool<'a>,
+        &'a crate::parse::Entry,
+        &'a str,
+    ),
+> + 's {
+    set.tools.iter().filter_map(|tool| {
+        let entry = tool.name?;
+        let name = entry
+            .value
+            .as_str()
+            .filter(|name| !name.trim().is_empty())?;
+        Some((tool, entry, name))
+    })
+}
+
+/// Where a finding about a whole file points: its `tools` key, else its first character.
+pub fn file_target<'a>(set: &ToolSet<'a>) -> Option<crate::lint::rule::Target<'a>> {
+    use crate::lint::rule::Target;
+    match (set.tools_entry, set.root) {
+        (Some(entry), _) => Some(Target::Key(entry)),
+        (None, Some(root)) => Some(Target::Start(root)),
+        (None, None) => None,
+    }
+}
+
+/// The messages of the findings of `code` when `tools` (an MCP `tools` list) is linted under
+/// `targets`.
+#[cfg(test)]
+pub fn messages(code: &str, targets: &[&str], tools: serde_json::Value) -> Vec<String> {
+    use crate::catalog::Registry;
+    use crate::config::Config;
+    use crate::lint::{Linter, Overrides};
+    use crate::read::source::SourceFile;
+    let registry = Registry::builtin().expect("the built-in catalog loads");
+    let config = Config::defaults(".".into());
+    let overrides = Overrides {
+        select: Some(vec![code.to_string()]),
+        targets: Some(targets.iter().map(|t| t.to_string()).collect()),
+        ..Default::default()
+    };
+    let linter = Linter::new(&registry, &config, &overrides).expect("a valid selection");
+    let text = serde_json::json!({ "tools": tools }).to_string();
+    linter
+        .lint(SourceFile::new("t.json", text), true)
+        .diagnostics
+        .iter()
+        .filter(|d| *d.code == *code)
+        .map(|d| d.message.clone())
+        .collect()
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::helpers::{ServerName, characters, wire_name, wire_of};
+use super::helpers::{ServerName, characters, named_tools, wire_name, wire_of};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::ToolSet;
@@ -24,14 +24,7 @@ impl Rule for NameRejectedByTarget {
             return;
         }
         let server = ServerName::of(set, ctx);
-        for tool in &set.tools {
-            let Some(entry) = tool.name else {
-                continue;
-            };
-            // A missing, empty or blank name is `invalid-tool-name`'s.
-            let Some(name) = entry.value.as_str().filter(|name| !name.trim().is_empty()) else {
-                continue;
-            };
+        for (_, entry, name) in named_tools(set) {
             ctx.set_tool(Some(name));
             // An unknown server name counts as empty: what is reported then is too long
             // whatever the host config calls the server.

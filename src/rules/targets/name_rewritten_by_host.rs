@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::helpers::{ServerName, characters, wire_of};
+use super::helpers::{ServerName, characters, named_tools, wire_of};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::ToolSet;
@@ -40,14 +40,7 @@ impl Rule for NameRewrittenByHost {
             return;
         }
         let server = ServerName::of(set, ctx);
-        for tool in &set.tools {
-            let Some(entry) = tool.name else {
-                continue;
-            };
-            // A missing, empty or blank name is `invalid-tool-name`'s.
-            let Some(name) = entry.value.as_str().filter(|name| !name.trim().is_empty()) else {
-                continue;
-            };
+        for (_, entry, name) in named_tools(set) {
             ctx.set_tool(Some(name));
             for host in &hosts {
                 let Check::WireName(rule) = &host.constraint.check else {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use super::helpers::ServerName;
+use super::helpers::{ServerName, named_tools};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::ToolSet;
@@ -43,13 +43,7 @@ impl Rule for NamesCollideOnTarget {
             };
             // The wire name -> the first tool's own name and its node.
             let mut first: HashMap<String, (&str, &Node)> = HashMap::new();
-            for tool in &set.tools {
-                let Some(entry) = tool.name else {
-                    continue;
-                };
-                let Some(name) = entry.value.as_str().filter(|name| !name.trim().is_empty()) else {
-                    continue;
-                };
+            for (_, entry, name) in named_tools(set) {
                 let sent = wire::wire_name(rule, server.measured(), name);
                 let Some(&(other, other_node)) = first.get(&sent) else {
                     first.insert(sent, (name, &entry.value));

@@ -257,29 +257,9 @@ fn nullable_help(property: &Entry) -> String {
 mod tests {
     use serde_json::{Value, json};
 
-    use crate::catalog::Registry;
-    use crate::config::Config;
-    use crate::lint::{Linter, Overrides};
-    use crate::read::source::SourceFile;
-
     /// The messages of TC605 when `tools` is linted under `targets`.
     fn messages(targets: &[&str], tools: Value) -> Vec<String> {
-        let registry = Registry::builtin().expect("the built-in catalog loads");
-        let config = Config::defaults(".".into());
-        let overrides = Overrides {
-            select: Some(vec!["TC605".to_string()]),
-            targets: Some(targets.iter().map(|t| t.to_string()).collect()),
-            ..Default::default()
-        };
-        let linter = Linter::new(&registry, &config, &overrides).expect("a valid selection");
-        let text = json!({ "tools": tools }).to_string();
-        linter
-            .lint(SourceFile::new("t.json", text), true)
-            .diagnostics
-            .iter()
-            .filter(|d| &*d.code == "TC605")
-            .map(|d| d.message.clone())
-            .collect()
+        super::super::helpers::messages("TC605", targets, tools)
     }
 
     fn tool(schema: Value) -> Value {

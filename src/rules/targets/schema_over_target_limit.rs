@@ -494,30 +494,7 @@ fn check_request(active: &Active, strict: &[&Tool<'_>], counts: &[Parameters], c
 mod tests {
     use serde_json::{Value, json};
 
-    use crate::catalog::Registry;
-    use crate::config::Config;
-    use crate::lint::{Linter, Overrides};
-    use crate::read::source::SourceFile;
-
-    /// The messages of `code` when `tools` is linted under `targets`.
-    fn messages(code: &str, targets: &[&str], tools: Value) -> Vec<String> {
-        let registry = Registry::builtin().expect("the built-in catalog loads");
-        let config = Config::defaults(".".into());
-        let overrides = Overrides {
-            select: Some(vec![code.to_string()]),
-            targets: Some(targets.iter().map(|t| t.to_string()).collect()),
-            ..Default::default()
-        };
-        let linter = Linter::new(&registry, &config, &overrides).expect("a valid selection");
-        let text = json!({ "tools": tools }).to_string();
-        linter
-            .lint(SourceFile::new("t.json", text), true)
-            .diagnostics
-            .iter()
-            .filter(|d| *d.code == *code)
-            .map(|d| d.message.clone())
-            .collect()
-    }
+    use super::super::helpers::messages;
 
     fn tool(schema: Value) -> Value {
         json!({"name": "t", "description": "A tool. Not for others.", "input_schema": schema})

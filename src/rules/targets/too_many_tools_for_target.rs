@@ -3,8 +3,9 @@
 
 use serde::Deserialize;
 
+use super::helpers::file_target;
 use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::lint::rule::{Ctx, Rule};
 use crate::normalize::ToolSet;
 use crate::targets::profile::{Check, Effect};
 
@@ -45,10 +46,8 @@ impl Rule for TooManyToolsForTarget {
                  into task-shaped ones; {}",
                 active.cite()
             );
-            let target = match (set.tools_entry, set.root) {
-                (Some(entry), _) => Target::Key(entry),
-                (None, Some(root)) => Target::Start(root),
-                (None, None) => continue,
+            let Some(target) = file_target(set) else {
+                continue;
             };
             ctx.report(Field::File, target, message).help(help);
         }
