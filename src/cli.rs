@@ -142,7 +142,7 @@ struct LintArgs {
     #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
     target: Option<Vec<String>>,
     /// The server name hosts prefix tool names with (`mcp__<server>__<tool>`); default: the
-    /// file's `serverInfo.name`, else its file name without extension
+    /// file's session, else its `server` key; without one, a name is measured without it
     #[arg(long, value_name = "NAME")]
     server_name: Option<String>,
     /// Exit 1 when there are more than this many warnings
@@ -196,6 +196,10 @@ struct TokensArgs {
     /// session's `window`]
     #[arg(long, value_name = "TOKENS", value_parser = parse_window)]
     window: Option<usize>,
+    /// Count as this target counts (`toolcheck explain --target NAME` says how): its encoding,
+    /// its estimate factor and overhead; an estimate is marked `≈`
+    #[arg(long, value_name = "TARGET")]
+    target: Option<String>,
     /// Count the files of this session of toolcheck.yaml (`sessions:`) together: its total,
     /// its share of the window, a bar per server, and which servers to defer first
     #[arg(long, value_name = "NAME", conflicts_with_all = ["paths", "stdin_filename"])]
@@ -215,7 +219,7 @@ struct CompatArgs {
     #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
     target: Option<Vec<String>>,
     /// The server name hosts prefix tool names with (`mcp__<server>__<tool>`); default: the
-    /// file's `serverInfo.name`, else its file name without extension
+    /// file's session, else its `server` key; without one, a name is measured without it
     #[arg(long, value_name = "NAME")]
     server_name: Option<String>,
     #[arg(long, value_enum, default_value_t = CompatFormat::Human)]
@@ -818,7 +822,25 @@ fn internal_error(file: &str, message: &str) -> Error {
 fn tokens(args: TokensArgs) -> Result<i32> {
     let paths = input_paths(&args.paths, args.stdin_filename.as_deref())?;
     let config = load_config(&args.config)?;
-    let encoding = args.tokenizer.unwrap_or(config.tokenizer);
+    let target = match &args.target {
+        Some(name) => {
+            let profile = crate::targets::find(name)?;
+            let Some(count) = profile.tokens.clone() else {
+                return Err(Error::new(format!(
+                    "`{}` does not say how it counts tokens (the model behind it varies)",
+                    profile.name
+                ))
+                .with_help("count as its model's provider does, e.g. `--target anthropic`"));
+            };
+            Some((profile.name.to_string(), count))
+        }
+        None => None,
+    };
+    // The target's encoding, unless `--tokenizer` says otherwise.
+    let encoding = args
+        .tokenizer
+        .or(target.as_ref().map(|(_, count)| count.encoding))
+        .unwrap_or(config.tokenizer);
     if let Some(name) = &args.session {
         return tokens_of_session(&args, &config, name, encoding);
     }
@@ -829,7 +851,10 @@ fn tokens(args: TokensArgs) -> Result<i32> {
         config.max_file_size,
     )?;
     let window = args.window.unwrap_or(crate::tokens::report::DEFAULT_WINDOW);
-    let report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
+    let mut report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
+    if let Some((name, count)) = &target {
+        report.count_as(name, count);
+    }
     print_tokens(&args, &report);
     Ok(if report.has_errors() { 1 } else { 0 })
 }

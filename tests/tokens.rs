@@ -549,3 +549,63 @@ fn counts_match_tiktoken_rs_on_random_unicode() {
         6_000
     );
 }
+
+#[test]
+fn a_target_counts_as_its_profile_says() {
+    let exact = json(&[SMALL]);
+    let exact_file = &exact["files"][0];
+    let exact_total = |index: usize| {
+        exact_file["tools"][index]["tokens"]["total"]
+            .as_u64()
+            .unwrap()
+    };
+    // OpenAI: the encoding's exact count, 7 more per tool and 12 more per request.
+    let openai = json(&["--target", "openai", SMALL]);
+    assert_eq!(
+        openai["count"],
+        serde_json::json!({"target": "openai", "method": "o200k_base + 7 per tool + 12 per request",
+                           "approximate": false, "per_request": 12})
+    );
+    let file = &openai["files"][0];
+    assert_eq!(
+        file["tools"][0]["tokens"]["total"].as_u64().unwrap(),
+        exact_total(0) + 7
+    );
+    // The parts stay exact.
+    assert_eq!(
+        file["tools"][0]["tokens"]["name"],
+        exact_file["tools"][0]["tokens"]["name"]
+    );
+    let loaded = exact_file["loaded_tokens"].as_u64().unwrap();
+    let loaded_tools = 3;
+    assert_eq!(
+        file["loaded_tokens"].as_u64().unwrap(),
+        loaded + 7 * loaded_tools + 12
+    );
+    // Anthropic: an estimate, o200k_base x 1.25 plus the tool-use system prompt, marked.
+    let anthropic = json(&["--target", "claude-code", SMALL]);
+    assert_eq!(anthropic["count"]["approximate"], true);
+    let total = anthropic["files"][0]["tools"][0]["tokens"]["total"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(total, (exact_total(0) as f64 * 1.25).round() as u64);
+    let (code, stdout, _) = toolcheck(&[
+        "tokens",
+        "--no-config",
+        "--color",
+        "never",
+        "--target",
+        "anthropic",
+        SMALL,
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("an estimate (≈)"), "{stdout}");
+    assert!(stdout.contains("tools, ≈ "), "{stdout}");
+    // A host whose model varies has no count of its own: a clear error.
+    let (code, _, stderr) = toolcheck(&["tokens", "--no-config", "--target", "cursor", SMALL]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("does not say how it counts tokens"),
+        "{stderr}"
+    );
+}

@@ -84,6 +84,61 @@ pub struct Report {
     /// `tokens --session NAME`: the session's total, by server.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<SessionTokens>,
+    /// `tokens --target NAME`: the totals are that target's count, not the encoding's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<TargetCount>,
+}
+
+/// How the totals were counted under `tokens --target NAME`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TargetCount {
+    pub target: String,
+    /// `o200k_base × 1.25 + 497 per request`.
+    pub method: String,
+    /// The target's tokenizer is not published: the totals are an estimate (`≈`).
+    pub approximate: bool,
+    /// Tokens a request adds once, in each file's loaded total.
+    pub per_request: usize,
+}
+
+impl Report {
+    /// Counts as `target` counts (its profile's `tokens`): each tool's total scaled and with
+    /// the overhead per tool, each file's loaded total with the overhead per request. The parts
+    /// stay the encoding's exact counts.
+    pub fn count_as(&mut self, target: &str, count: &crate::targets::profile::TokenCount) {
+        let mut total = Total {
+            files: self.files.len(),
+            ..Total::default()
+        };
+        for file in &mut self.files {
+            file.loaded_tokens = 0;
+            file.deferred_tokens = 0;
+            for row in &mut file.tools {
+                row.tokens.total = count.scale(row.tokens.total) + count.per_tool;
+                if row.deferred {
+                    file.deferred_tokens += row.tokens.total;
+                } else {
+                    file.loaded_tokens += row.tokens.total;
+                }
+            }
+            if file.loaded().next().is_some() {
+                file.loaded_tokens += count.per_request;
+            }
+            file.window_share = file.loaded_tokens as f64 / self.window.max(1) as f64;
+            file.over_threshold = file.window_share > THRESHOLD;
+            total.tools += file.tools.len();
+            total.deferred_tools += file.tools.iter().filter(|row| row.deferred).count();
+            total.loaded_tokens += file.loaded_tokens;
+            total.deferred_tokens += file.deferred_tokens;
+        }
+        self.total = total;
+        self.count = Some(TargetCount {
+            target: target.to_string(),
+            method: count.method(),
+            approximate: count.approximate,
+            per_request: count.per_request,
+        });
+    }
 }
 
 /// A session's files together (`tokens --session NAME`): what its host loads at once.
@@ -226,6 +281,7 @@ pub fn report(
         files,
         total,
         session: None,
+        count: None,
     }
 }
 
@@ -368,8 +424,26 @@ fn render_file(
     if deferred > 0 {
         let _ = write!(header, " ({deferred} deferred)");
     }
-    let _ = write!(header, ", {} tokens", report.tokenizer);
+    match &report.count {
+        Some(count) => {
+            let _ = write!(header, ", `{}` tokens", count.target);
+        }
+        None => {
+            let _ = write!(header, ", {} tokens", report.tokenizer);
+        }
+    }
     let _ = writeln!(out, "{}", paint("1", &header));
+    if let Some(count) = &report.count {
+        let kind = match count.approximate {
+            true => "an estimate (≈): its tokenizer is not published",
+            false => "its tokenizer's exact counts",
+        };
+        let _ = writeln!(
+            out,
+            "  counted as `{}` counts: {}, {kind}; the parts are exact {} counts",
+            count.target, count.method, report.tokenizer
+        );
+    }
     if let Some(error) = &file.error {
         let label = paint("31", "error: cannot read:");
         if file.diagnostics.is_empty() {
@@ -458,9 +532,13 @@ fn render_file(
     let loaded_count = file.tools.len() - deferred;
     let _ = writeln!(
         out,
-        "  loaded: {} {}, {} tokens = {:.2}% of a {}-token window",
+        "  loaded: {} {}, {}{} tokens = {:.2}% of a {}-token window",
         loaded_count,
         plural(loaded_count, "tool", "tools"),
+        match &report.count {
+            Some(count) if count.approximate => "≈ ",
+            _ => "",
+        },
         group(file.loaded_tokens),
         file.window_share * 100.0,
         group(report.window)
@@ -489,14 +567,15 @@ fn render_file(
             plural(file.skipped, "tool", "tools")
         );
     }
-    let _ = writeln!(
-        out,
-        "  {}",
-        paint(
-            "2",
-            "note: the provider's tool-use system prompt (a few hundred tokens) comes on top"
-        )
-    );
+    let note = match &report.count {
+        Some(count) if count.per_request > 0 => format!(
+            "note: the loaded total includes the target's {}-token tool-use overhead per request",
+            count.per_request
+        ),
+        _ => "note: the provider's tool-use system prompt (a few hundred tokens) comes on top"
+            .to_string(),
+    };
+    let _ = writeln!(out, "  {}", paint("2", &note));
     if file.over_threshold {
         let largest: Vec<String> = file
             .loaded()
