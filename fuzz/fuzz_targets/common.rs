@@ -50,13 +50,32 @@ pub fn linter() -> &'static Linter {
     })
 }
 
+/// The linter with every target selected, so that the `targets` rules (which find nothing
+/// without one) run too.
+pub fn targeted_linter() -> &'static Linter {
+    static LINTER: OnceLock<Linter> = OnceLock::new();
+    LINTER.get_or_init(|| {
+        let config = toolcheck::config::Config::defaults(".".into());
+        let overrides = toolcheck::lint::Overrides {
+            targets: Some(toolcheck::targets::known()),
+            ..Default::default()
+        };
+        Linter::new(registry(), &config, &overrides).expect("every target loads")
+    })
+}
+
 /// Lints `data` as one file named `name`; no internal error, every span in place.
 pub fn lint(name: &str, data: &[u8]) -> Vec<FileReport> {
+    lint_with(linter(), name, data)
+}
+
+/// [`lint`] with `linter`.
+pub fn lint_with(linter: &Linter, name: &str, data: &[u8]) -> Vec<FileReport> {
     let input = toolcheck::read::Input {
         name: name.to_string(),
         bytes: data.to_vec(),
     };
-    let reports = linter().lint_all(vec![input]);
+    let reports = linter.lint_all(vec![input]);
     for report in &reports {
         assert_eq!(report.internal_error, None, "a panic while linting");
         for diagnostic in &report.diagnostics {
