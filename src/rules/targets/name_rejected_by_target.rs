@@ -26,13 +26,7 @@ impl Rule for NameRejectedByTarget {
         let server = ServerName::of(set, ctx);
         for (_, entry, name) in named_tools(set) {
             ctx.set_tool(Some(name));
-            // An unknown server name counts as empty: what is reported then is too long
-            // whatever the host config calls the server.
-            let measured_server = if server.known {
-                server.name.as_str()
-            } else {
-                ""
-            };
+            let measured_server = server.measured();
             // A provider's constraint that several selected hosts inherit is reported once
             // per name it measures (the first target that brings it in names it).
             let mut reported = HashSet::new();
