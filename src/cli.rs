@@ -51,6 +51,28 @@ enum Command {
     /// Where can this server ship? Each tool against each target: ✔ passes, ! ships changed
     /// (a warning), ✖ fails; exits 1 when a tool fails a target
     Compat(CompatArgs),
+    /// Start MCP servers and write what each lists (`{server, instructions, tools}`) as pretty
+    /// JSON, one file per server, to commit and lint offline; `--check` compares instead
+    Snapshot(SnapshotArgs),
+}
+
+#[derive(Debug, Args)]
+struct SnapshotArgs {
+    /// With `--mcp`: the server's command and its arguments, after `--`
+    command: Vec<PathBuf>,
+    #[command(flatten)]
+    live: LiveArgs,
+    /// The name the host knows the `--mcp` server by, and its snapshot's file name; default:
+    /// the server's own `serverInfo.name`
+    #[arg(long, value_name = "NAME")]
+    server_name: Option<String>,
+    /// The folder the snapshots are written to (or compared with): `<DIR>/<server>.json`
+    #[arg(long, short, value_name = "DIR", default_value = ".")]
+    output: PathBuf,
+    /// Compare with the snapshots in the folder instead of writing them; exit 1 with a summary
+    /// of what changed when one differs or is missing
+    #[arg(long)]
+    check: bool,
 }
 
 #[derive(Debug, Args)]
@@ -97,9 +119,82 @@ impl DiscoveryArgs {
     }
 }
 
+/// Tools that live in a server rather than a file. Nothing is started or contacted without one
+/// of these flags.
+#[derive(Debug, Args)]
+struct LiveArgs {
+    /// Start the MCP server whose command follows `--` (`--mcp -- npx -y @scope/server`), list
+    /// its tools, stop it, and lint what it listed under its name
+    #[arg(long, help_heading = "Live servers", conflicts_with = "host_config")]
+    mcp: bool,
+    /// Start every server of this host config (Claude Code `.mcp.json`, Claude Desktop
+    /// `claude_desktop_config.json`, Cursor `.cursor/mcp.json`, VS Code `.vscode/mcp.json`), two
+    /// at a time, and lint them together as one session of that host
+    #[arg(long, value_name = "PATH", help_heading = "Live servers")]
+    host_config: Option<PathBuf>,
+    /// The host whose config `--host-config` is, when its file name does not say:
+    /// claude-code, claude-desktop, cursor or vscode
+    #[arg(
+        long,
+        value_name = "HOST",
+        requires = "host_config",
+        help_heading = "Live servers"
+    )]
+    host: Option<String>,
+    /// How long a server may take to answer `initialize` or a page of `tools/list`, in seconds
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "30",
+        value_parser = parse_timeout,
+        help_heading = "Live servers"
+    )]
+    timeout: std::time::Duration,
+}
+
+impl LiveArgs {
+    /// The servers to start, when there are any: with `--mcp`, `paths` is the command.
+    fn request(
+        &self,
+        paths: &[PathBuf],
+        server_name: Option<&str>,
+    ) -> Result<Option<crate::read::live::Request>> {
+        use crate::read::live::Request;
+        if self.mcp {
+            let command: Vec<String> = paths
+                .iter()
+                .map(|part| part.to_string_lossy().into_owned())
+                .collect();
+            return Request::command(&command, server_name).map(Some);
+        }
+        let Some(path) = &self.host_config else {
+            return Ok(None);
+        };
+        if !paths.is_empty() {
+            return Err(
+                Error::new("`--host-config` lints the servers of the config, not files")
+                    .with_help("lint the files in a run of their own"),
+            );
+        }
+        Request::host_config(path, self.host.as_deref()).map(Some)
+    }
+}
+
+fn parse_timeout(text: &str) -> std::result::Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs.is_finite() && secs < 1e9 => {
+            Ok(std::time::Duration::from_secs_f64(secs))
+        }
+        _ => Err(format!(
+            "expected a positive number of seconds, found `{text}`"
+        )),
+    }
+}
+
 #[derive(Debug, Args)]
 struct LintArgs {
-    /// Files or directories to lint (`-` reads standard input); default: the current directory
+    /// Files or directories to lint (`-` reads standard input); default: the current directory.
+    /// With `--mcp`: the server's command and its arguments, after `--`
     paths: Vec<PathBuf>,
     /// How to print the findings (`--format` is an alias)
     /// [default: full, concise with --watch]
@@ -174,6 +269,8 @@ struct LintArgs {
     /// Print the fixes as a unified diff instead of writing them (exit 1 when there are any)
     #[arg(long, conflicts_with = "fix")]
     diff: bool,
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Debug, Args)]
@@ -358,6 +455,7 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Lint(args) => lint(args),
         Command::Tokens(args) => tokens(args),
         Command::Compat(args) => compat(args),
+        Command::Snapshot(args) => snapshot(args),
         Command::Rules(args) => {
             let config = load_config(&args.config)?;
             let registry = registry(&config)?;
@@ -429,6 +527,28 @@ fn registry(config: &Config) -> Result<Registry> {
 }
 
 fn lint(mut args: LintArgs) -> Result<i32> {
+    if args.live.mcp || args.live.host_config.is_some() {
+        let flag = if args.live.mcp {
+            "--mcp"
+        } else {
+            "--host-config"
+        };
+        let other = [
+            (args.watch, "--watch"),
+            (args.fix, "--fix"),
+            (args.diff, "--diff"),
+            (args.stdin_filename.is_some(), "--stdin-filename"),
+        ];
+        if let Some((_, other)) = other.iter().find(|(set, _)| *set) {
+            return Err(
+                Error::new(format!("`{flag}` cannot be used with `{other}`")).with_help(
+                    "a server's tools are not a file to watch or rewrite: snapshot them \
+                            with `toolcheck snapshot` and lint the snapshot",
+                ),
+            );
+        }
+        return lint_once(&args);
+    }
     args.paths = input_paths(&args.paths, args.stdin_filename.as_deref())?;
     if !args.watch {
         return lint_once(&args);
@@ -485,7 +605,13 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
     } else {
         Format::Full
     });
-    let (config, config_errors) = load_config_all(&args.config)?;
+    let (mut config, config_errors) = load_config_all(&args.config)?;
+    let live = args
+        .live
+        .request(&args.paths, args.server_name.as_deref())?;
+    if let Some(live) = &live {
+        add_host_session(&mut config, live)?;
+    }
     let overrides = Overrides {
         select: args.select.clone(),
         ignore: args.ignore.clone(),
@@ -510,9 +636,21 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
     if let (Some(path), None) = (baseline, &args.write_baseline) {
         linter = linter.with_baseline(Baseline::load(&path)?);
     }
-    let targets = discover(&config, &args.discovery, &args.paths, "lint")?;
-    let stdin_name = args.stdin_filename.as_deref();
-    let mut inputs = read_targets(&targets, stdin_name, config.max_file_size)?;
+    let (mut inputs, live_errors) = match live {
+        Some(live) => {
+            let (captures, errors) = live.capture(args.live.timeout);
+            (
+                captures.iter().map(|capture| capture.input()).collect(),
+                errors,
+            )
+        }
+        None => {
+            let targets = discover(&config, &args.discovery, &args.paths, "lint")?;
+            let stdin_name = args.stdin_filename.as_deref();
+            let inputs = read_targets(&targets, stdin_name, config.max_file_size)?;
+            (inputs, Vec::new())
+        }
+    };
     let mut reports = linter.lint_all(if args.fix {
         inputs.clone()
     } else {
@@ -580,6 +718,13 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
             print_error(&internal_error(&report.file.name, message));
         }
     }
+    // A server that could not be listed: the others' findings stand, the run fails.
+    for error in &live_errors {
+        print_error(error);
+    }
+    if !live_errors.is_empty() {
+        return Ok(2);
+    }
     if let Some(max) = args.max_warnings.filter(|max| summary.warnings > *max) {
         // Otherwise a run with no error would fail without a word.
         eprintln!(
@@ -590,6 +735,86 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
     }
     let code = exit_code(&reports, &summary, args.max_warnings);
     Ok(if code == 1 && args.exit_zero { 0 } else { code })
+}
+
+/// `toolcheck snapshot`: write (or `--check`) each server's snapshot.
+fn snapshot(args: SnapshotArgs) -> Result<i32> {
+    let Some(live) = args
+        .live
+        .request(&args.command, args.server_name.as_deref())?
+    else {
+        return Err(Error::new("name the servers to snapshot").with_help(
+            "`toolcheck snapshot --mcp -- CMD ARGS...` or `toolcheck snapshot --host-config \
+             .mcp.json`",
+        ));
+    };
+    let (captures, errors) = live.capture(args.live.timeout);
+    let mut code = 0;
+    if args.check {
+        for capture in &captures {
+            let path = args.output.join(crate::snapshot::file_name(&capture.name));
+            let shown = path.display();
+            match crate::snapshot::check(capture, &path)? {
+                crate::snapshot::Check::Same => eprintln!("{shown}: up to date"),
+                crate::snapshot::Check::Missing => {
+                    println!("{shown}: no snapshot of `{}` yet", capture.name);
+                    code = 1;
+                }
+                crate::snapshot::Check::Differs(changes) => {
+                    println!("{shown}: `{}` lists something else now", capture.name);
+                    for change in changes {
+                        println!("  {change}");
+                    }
+                    code = 1;
+                }
+            }
+        }
+        if code == 1 {
+            eprintln!(
+                "hint: run the same `toolcheck snapshot` without `--check` to update the \
+                 snapshots, and review the change"
+            );
+        }
+    } else {
+        for path in crate::snapshot::write(&captures, &args.output)? {
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    for error in &errors {
+        print_error(error);
+    }
+    Ok(if errors.is_empty() { code } else { 2 })
+}
+
+/// A host config's servers are one session of its host (`sessions:`), named after the config:
+/// the session rules see them together, by the names the host gives them.
+fn add_host_session(config: &mut Config, live: &crate::read::live::Request) -> Result<()> {
+    use crate::config::Spanned;
+    use crate::config::sessions::{DEFAULT_WINDOW, Session, SessionFile};
+    let Some((name, host)) = &live.session else {
+        return Ok(());
+    };
+    let cwd = std::env::current_dir()
+        .map_err(|error| Error::new(format!("cannot read the current directory: {error}")))?;
+    let files: Vec<SessionFile> = live
+        .names()
+        .into_iter()
+        .map(|server| SessionFile {
+            // Each server's input is named after it, relative to the working directory.
+            path: Spanned::cli(cwd.join(&server).display().to_string()),
+            server: Some(server),
+        })
+        .collect();
+    if files.is_empty() {
+        return Ok(());
+    }
+    config.sessions.push(Session {
+        name: Spanned::cli(name.clone()),
+        host: Spanned::cli(host.clone()),
+        window: DEFAULT_WINDOW,
+        files,
+    });
+    Ok(())
 }
 
 /// `--show-settings`: what a run over `args.paths` would use, resolved.

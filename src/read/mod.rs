@@ -3,6 +3,7 @@
 
 pub mod discover;
 pub mod invisible;
+pub mod live;
 pub mod sniff;
 pub mod source;
 

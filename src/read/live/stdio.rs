@@ -1,0 +1,534 @@
+//! A server over stdio: toolcheck starts the command in a process group of its own, speaks MCP
+//! through the SDK, keeps the raw text of every response it reads (a tee on the server's
+//! standard output), and stops the whole group when done: standard input closed, a grace
+//! period, then `SIGTERM` and `SIGKILL` to the group, as the MCP spec's shutdown describes.
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::io;
+use std::pin::{Pin, pin};
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::model::{ClientConfig, Implementation, PaginatedRequestParams};
+use rmcp::service::ServiceError;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader, ReadBuf};
+use tokio::process::{Child, Command};
+use tokio::sync::Notify;
+
+use super::{Capture, Inherit, Launch, Server, merge_pages, seconds};
+use crate::error::{Error, Result};
+
+/// How long a server may take to exit once its standard input is closed.
+const GRACE: Duration = Duration::from_secs(2);
+/// How many lines of a failed server's standard error are shown.
+const STDERR_LINES: usize = 20;
+/// Longer lines of standard error are cut (a minified stack trace is one line).
+const STDERR_LINE_CHARS: usize = 300;
+/// A server whose cursors never end is stopped after this many pages.
+const MAX_PAGES: usize = 10_000;
+
+/// toolcheck's side of the handshake: its name, no capabilities (it only lists).
+#[derive(Clone)]
+struct Client;
+
+impl rmcp::ClientHandler for Client {
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        info.client_info = Implementation::new("toolcheck", env!("CARGO_PKG_VERSION"));
+        info
+    }
+}
+
+pub(super) async fn capture(server: &Server, timeout: Duration) -> Result<Capture> {
+    let Launch::Command {
+        program,
+        args,
+        env,
+        inherit,
+        cwd,
+    } = &server.launch
+    else {
+        return Err(Error::new("not a command"));
+    };
+    let label = server.label();
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    if let Inherit::Only(names) = inherit {
+        command.env_clear();
+        for name in *names {
+            if let Some(value) = std::env::var_os(name) {
+                command.env(name, value);
+            }
+        }
+    }
+    command.envs(env.iter().map(|(key, value)| (key, value)));
+    if let Some(cwd) = cwd {
+        command.current_dir(cwd);
+    }
+    #[cfg(unix)]
+    command.process_group(0);
+    let mut child = command
+        .spawn()
+        .map_err(|error| cannot_start(program, &error))?;
+    let group = Group::of(&child);
+    let stderr = Tail::default();
+    if let Some(pipe) = child.stderr.take() {
+        tokio::spawn(stderr.clone().collect(pipe));
+    }
+    let wire = Arc::new(Wire::default());
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        group.stop(&mut child).await;
+        return Err(Error::new(format!(
+            "`{label}`: its standard streams are not pipes"
+        )));
+    };
+    let tee = Tee {
+        inner: stdout,
+        wire: wire.clone(),
+    };
+    let listed = list(server, tee, stdin, &wire, timeout).await;
+    // The client is gone: the server's standard input is closed.
+    let status = group.stop(&mut child).await;
+    match listed {
+        Ok(capture) => Ok(capture),
+        Err(Failure::Broken(line)) => Ok(Capture {
+            name: server.name.clone().unwrap_or(label),
+            text: line,
+        }),
+        Err(failure) => Err(failure.into_error(&label, status, &stderr, timeout)),
+    }
+}
+
+/// Why listing stopped.
+enum Failure {
+    /// No answer in time to this request.
+    Timeout(&'static str),
+    /// The connection closed (the server exited, most likely) during this request.
+    Closed(&'static str),
+    /// The server answered this request with an error or something else than MCP.
+    Protocol(&'static str, String),
+    /// A line that is a JSON-RPC message but not JSON: linted as it is.
+    Broken(String),
+}
+
+impl Failure {
+    fn into_error(
+        self,
+        label: &str,
+        status: Option<ExitStatus>,
+        stderr: &Tail,
+        timeout: Duration,
+    ) -> Error {
+        let error = match self {
+            Failure::Timeout(request) => Error::new(format!(
+                "`{label}` did not answer `{request}` within {}",
+                seconds(timeout)
+            ))
+            .with_help(
+                "is it an MCP server over stdio? A server that needs longer to start: raise \
+                 the wait with `--timeout SECONDS`",
+            ),
+            Failure::Closed(request) => {
+                let how = match status.and_then(|status| status.code()) {
+                    Some(code) => format!("exited with code {code}"),
+                    None if status.is_some() => "was stopped by a signal".to_string(),
+                    None => "closed its standard output".to_string(),
+                };
+                Error::new(format!("`{label}` {how} before answering `{request}`"))
+                    .with_help("run the command by itself to see why it stops")
+            }
+            Failure::Protocol(request, detail) => {
+                Error::new(format!("`{label}` failed `{request}`: {detail}")).with_help(
+                    "is it an MCP server over stdio? `toolcheck lint --mcp -- CMD ARGS...` \
+                     starts one",
+                )
+            }
+            Failure::Broken(_) => Error::new(format!("`{label}` sent a line that is not JSON")),
+        };
+        let lines = stderr.lines();
+        if lines.is_empty() {
+            return error;
+        }
+        let mut message = error.message.clone();
+        message.push_str(&format!(
+            "\nthe last {} of its standard error:",
+            if lines.len() == 1 {
+                "line".to_string()
+            } else {
+                format!("{} lines", lines.len())
+            }
+        ));
+        for line in lines {
+            message.push_str("\n  | ");
+            message.push_str(&line);
+        }
+        let help = error.help.clone().unwrap_or_default();
+        Error::new(message).with_help(help)
+    }
+}
+
+/// The handshake and every page of `tools/list`, each within `timeout`.
+async fn list<R, W>(
+    server: &Server,
+    read: R,
+    write: W,
+    wire: &Wire,
+    timeout: Duration,
+) -> std::result::Result<Capture, Failure>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    const INITIALIZE: &str = "initialize";
+    const LIST: &str = "tools/list";
+    let client = match step(INITIALIZE, wire, timeout, Client.serve((read, write))).await? {
+        Ok(client) => client,
+        Err(error) => {
+            return Err(match error {
+                rmcp::service::ClientInitializeError::ConnectionClosed(_) => {
+                    Failure::Closed(INITIALIZE)
+                }
+                other => Failure::Protocol(INITIALIZE, other.to_string()),
+            });
+        }
+    };
+    wire.take_responses();
+    let info = client.peer_info();
+    let name = server
+        .name
+        .clone()
+        .or_else(|| {
+            info.as_ref()
+                .and_then(|info| info.server_info.as_ref())
+                .map(|implementation| implementation.name.clone())
+                .filter(|name| !name.trim().is_empty())
+        })
+        .unwrap_or_else(|| server.label());
+    let instructions = info.as_ref().and_then(|info| info.instructions.clone());
+    let mut pages = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
+        let answer = step(LIST, wire, timeout, client.list_tools(Some(params))).await;
+        let raw = wire.take_responses().pop();
+        match answer {
+            Err(failure) => {
+                let _ = client.cancel().await;
+                return Err(failure);
+            }
+            Ok(Err(ServiceError::TransportClosed)) => {
+                let _ = client.cancel().await;
+                return Err(Failure::Closed(LIST));
+            }
+            Ok(Err(ServiceError::McpError(error))) => {
+                let _ = client.cancel().await;
+                return Err(Failure::Protocol(LIST, error.message.to_string()));
+            }
+            // A page the SDK cannot read (`UnexpectedResponse`) is linted as sent.
+            Ok(_) => {}
+        }
+        let Some(mut result) =
+            raw.and_then(|mut response| response.get_mut("result").map(Value::take))
+        else {
+            let _ = client.cancel().await;
+            return Err(Failure::Protocol(LIST, "no result in its answer".into()));
+        };
+        let next = match result.get("nextCursor") {
+            Some(Value::String(next)) if !next.is_empty() => Some(next.clone()),
+            _ => None,
+        };
+        pages.push(
+            result
+                .get_mut("tools")
+                .map(Value::take)
+                .unwrap_or(Value::Null),
+        );
+        if next.is_none() || next == cursor || pages.len() >= MAX_PAGES {
+            break;
+        }
+        cursor = next;
+    }
+    let _ = client.cancel().await;
+    Ok(Capture::new(name, instructions, merge_pages(pages)))
+}
+
+/// `request` within `timeout`, unless the server first sends a JSON-RPC line that is not JSON
+/// (the SDK skips such lines, so the request would wait for nothing).
+async fn step<T>(
+    request: &'static str,
+    wire: &Wire,
+    timeout: Duration,
+    future: impl Future<Output = T>,
+) -> std::result::Result<T, Failure> {
+    let broken = async {
+        loop {
+            if let Some(line) = wire.broken() {
+                return line;
+            }
+            wire.notify.notified().await;
+        }
+    };
+    match tokio::time::timeout(timeout, first(future, broken)).await {
+        Err(_) => Err(Failure::Timeout(request)),
+        Ok(Either::Left(value)) => Ok(value),
+        Ok(Either::Right(line)) => Err(Failure::Broken(line)),
+    }
+}
+
+enum Either<A, B> {
+    Left(A),
+    Right(B),
+}
+
+/// Whichever of `a` and `b` is ready first (`a` when both are).
+async fn first<A: Future, B: Future>(a: A, b: B) -> Either<A::Output, B::Output> {
+    let (mut a, mut b) = (pin!(a), pin!(b));
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(value) = a.as_mut().poll(cx) {
+            return Poll::Ready(Either::Left(value));
+        }
+        b.as_mut().poll(cx).map(Either::Right)
+    })
+    .await
+}
+
+fn cannot_start(program: &str, error: &io::Error) -> Error {
+    match error.kind() {
+        io::ErrorKind::NotFound => Error::new(format!("cannot start `{program}`: no such command"))
+            .with_help("check the command's spelling and that it is on PATH"),
+        io::ErrorKind::PermissionDenied => {
+            Error::new(format!("cannot start `{program}`: permission denied"))
+                .with_help("the file must be executable")
+        }
+        _ => Error::new(format!("cannot start `{program}`: {error}")),
+    }
+}
+
+/// What the server wrote to its standard output, as toolcheck needs it: the responses to
+/// requests, in order, and the first JSON-RPC line that is not JSON.
+#[derive(Default)]
+struct Wire {
+    state: Mutex<WireState>,
+    notify: Notify,
+}
+
+#[derive(Default)]
+struct WireState {
+    /// The bytes after the last newline.
+    partial: Vec<u8>,
+    responses: Vec<Value>,
+    broken: Option<String>,
+}
+
+impl Wire {
+    fn take_responses(&self) -> Vec<Value> {
+        self.state
+            .lock()
+            .map(|mut state| std::mem::take(&mut state.responses))
+            .unwrap_or_default()
+    }
+
+    fn broken(&self) -> Option<String> {
+        self.state.lock().ok()?.broken.clone()
+    }
+
+    /// Takes in bytes as they are read; each complete line once.
+    fn record(&self, mut bytes: &[u8]) {
+        let Ok(mut state) = self.state.lock() else {
+            return;
+        };
+        let WireState {
+            partial,
+            responses,
+            broken,
+        } = &mut *state;
+        let mut broke = false;
+        while let Some(end) = bytes.iter().position(|byte| *byte == b'\n') {
+            let line = if partial.is_empty() {
+                &bytes[..end]
+            } else {
+                partial.extend_from_slice(&bytes[..end]);
+                &partial[..]
+            };
+            match read_line(line) {
+                Line::Response(value) => responses.push(value),
+                Line::Broken(text) if broken.is_none() => {
+                    *broken = Some(text);
+                    broke = true;
+                }
+                _ => {}
+            }
+            partial.clear();
+            bytes = &bytes[end + 1..];
+        }
+        partial.extend_from_slice(bytes);
+        drop(state);
+        if broke {
+            self.notify.notify_one();
+        }
+    }
+}
+
+enum Line {
+    Response(Value),
+    Broken(String),
+    Other,
+}
+
+fn read_line(line: &[u8]) -> Line {
+    let line = line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let trimmed = line.trim_ascii();
+    if trimmed.is_empty() {
+        return Line::Other;
+    }
+    match serde_json::from_slice::<Value>(trimmed) {
+        Ok(value) => {
+            let is_response = value.get("id").is_some()
+                && value.get("method").is_none()
+                && (value.get("result").is_some() || value.get("error").is_some());
+            if is_response {
+                Line::Response(value)
+            } else {
+                Line::Other
+            }
+        }
+        // Log lines on standard output are skipped, as hosts skip them; a line that means to
+        // be a JSON-RPC message and is not JSON is the server's mistake.
+        Err(_) if trimmed.starts_with(b"{") && contains(trimmed, b"\"jsonrpc\"") => {
+            let mut text = String::from_utf8_lossy(line).into_owned();
+            text.push('\n');
+            Line::Broken(text)
+        }
+        Err(_) => Line::Other,
+    }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
+}
+
+/// The server's standard output, recorded as the SDK reads it.
+struct Tee<R> {
+    inner: R,
+    wire: Arc<Wire>,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Tee<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if let Poll::Ready(Ok(())) = &poll {
+            self.wire.record(&buf.filled()[before..]);
+        }
+        poll
+    }
+}
+
+/// The last lines of the server's standard error.
+#[derive(Clone, Default)]
+struct Tail(Arc<Mutex<VecDeque<String>>>);
+
+impl Tail {
+    async fn collect(self, pipe: tokio::process::ChildStderr) {
+        let mut lines = BufReader::new(pipe).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let mut line = line.trim_end().to_string();
+            if let Some((cut, _)) = line.char_indices().nth(STDERR_LINE_CHARS) {
+                line.truncate(cut);
+                line.push('…');
+            }
+            if let Ok(mut tail) = self.0.lock() {
+                if tail.len() == STDERR_LINES {
+                    tail.pop_front();
+                }
+                tail.push_back(line);
+            }
+        }
+    }
+
+    fn lines(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .map(|tail| tail.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The server's process group (its own: `process_group(0)`), so that what it started ends too.
+struct Group {
+    #[cfg(unix)]
+    id: Option<i32>,
+}
+
+impl Group {
+    fn of(child: &Child) -> Group {
+        #[cfg(unix)]
+        {
+            Group {
+                id: child.id().and_then(|id| i32::try_from(id).ok()),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = child;
+            Group {}
+        }
+    }
+
+    /// Waits for the server to exit after its standard input closed; then ends the group.
+    /// Returns how the server exited, when it did.
+    async fn stop(&self, child: &mut Child) -> Option<ExitStatus> {
+        let mut status = tokio::time::timeout(GRACE, child.wait())
+            .await
+            .ok()
+            .and_then(|status| status.ok());
+        #[cfg(unix)]
+        if let Some(id) = self.id {
+            // What the server started may outlive it: the whole group is asked, then told.
+            if signal_group(id, libc::SIGTERM) {
+                if status.is_none() {
+                    status = tokio::time::timeout(GRACE / 2, child.wait())
+                        .await
+                        .ok()
+                        .and_then(|status| status.ok());
+                }
+                for _ in 0..50 {
+                    if !signal_group(id, 0) {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                signal_group(id, libc::SIGKILL);
+            }
+        }
+        if status.is_none() {
+            let _ = child.kill().await;
+            status = child.try_wait().ok().flatten();
+        }
+        status
+    }
+}
+
+/// Sends `signal` to the process group `id`; whether the group still had a process.
+#[cfg(unix)]
+fn signal_group(id: i32, signal: i32) -> bool {
+    // SAFETY: `killpg` takes plain integers and touches no memory of ours.
+    unsafe { libc::killpg(id, signal) == 0 }
+}

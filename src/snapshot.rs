@@ -1,0 +1,216 @@
+//! `toolcheck snapshot`: a live server's `{server, instructions, tools}` written as pretty
+//! JSON, one file per server, to commit and lint offline (as GitHub's MCP server commits its
+//! `toolsnaps`); `--check` compares with the committed files instead.
+//!
+//! The text is exactly what `lint --mcp` lints, so a finding's line and column are the same in
+//! both. Keys and tools keep the server's order: the order is part of what the model reads.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::read::live::Capture;
+
+/// The file a server's snapshot goes to: its name, with what a file name cannot hold made `-`.
+pub fn file_name(server: &str) -> String {
+    let mut name: String = server
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '_' | '-' | '@' => c,
+            _ => '-',
+        })
+        .collect();
+    let trimmed = name.trim_matches(['.', '-']);
+    name = if trimmed.is_empty() {
+        "server".to_string()
+    } else {
+        trimmed.to_string()
+    };
+    format!("{name}.json")
+}
+
+/// What `--check` found for one server.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Check {
+    Same,
+    Missing,
+    /// The differences, one line each.
+    Differs(Vec<String>),
+}
+
+/// Writes each capture to `dir`; returns the paths written.
+pub fn write(captures: &[Capture], dir: &Path) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .map_err(|error| Error::new(format!("cannot create `{}`: {error}", dir.display())))?;
+    let mut written = Vec::new();
+    for capture in captures {
+        let path = dir.join(file_name(&capture.name));
+        std::fs::write(&path, &capture.text)
+            .map_err(|error| Error::new(format!("cannot write `{}`: {error}", path.display())))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Compares a capture with the snapshot at `path`.
+pub fn check(capture: &Capture, path: &Path) -> Result<Check> {
+    let committed = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Check::Missing),
+        Err(error) => {
+            return Err(Error::new(format!(
+                "cannot read `{}`: {error}",
+                path.display()
+            )));
+        }
+    };
+    if committed == capture.text {
+        return Ok(Check::Same);
+    }
+    let (old, new) = match (
+        serde_json::from_str::<Value>(&committed),
+        serde_json::from_str::<Value>(&capture.text),
+    ) {
+        (Ok(old), Ok(new)) => (old, new),
+        _ => return Ok(Check::Differs(vec!["the text differs".to_string()])),
+    };
+    let mut lines = Vec::new();
+    for key in ["server", "instructions"] {
+        if old.get(key) != new.get(key) {
+            lines.push(format!("~ {key}"));
+        }
+    }
+    lines.extend(tool_changes(old.get("tools"), new.get("tools")));
+    if lines.is_empty() {
+        lines.push("the formatting differs (the content is the same)".to_string());
+    }
+    Ok(Check::Differs(lines))
+}
+
+/// Tools added, removed and changed (with the fields that changed), by name.
+fn tool_changes(old: Option<&Value>, new: Option<&Value>) -> Vec<String> {
+    let named = |tools: Option<&Value>| -> Vec<(String, Value)> {
+        tools
+            .and_then(Value::as_array)
+            .map(|tools| {
+                tools
+                    .iter()
+                    .map(|tool| {
+                        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+                        (name.to_string(), tool.clone())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (old, new) = (named(old), named(new));
+    let old_by_name: HashMap<&str, &Value> = old.iter().map(|(n, t)| (n.as_str(), t)).collect();
+    let new_by_name: HashMap<&str, &Value> = new.iter().map(|(n, t)| (n.as_str(), t)).collect();
+    let mut lines = Vec::new();
+    for (name, tool) in &new {
+        match old_by_name.get(name.as_str()) {
+            None => lines.push(format!("+ tool `{name}`")),
+            Some(before) if *before != tool => {
+                let mut fields: Vec<&str> = Vec::new();
+                let keys = |value: &Value| -> Vec<String> {
+                    value
+                        .as_object()
+                        .map(|object| object.keys().cloned().collect())
+                        .unwrap_or_default()
+                };
+                let mut all = keys(before);
+                for key in keys(tool) {
+                    if !all.contains(&key) {
+                        all.push(key);
+                    }
+                }
+                for key in &all {
+                    if before.get(key) != tool.get(key) {
+                        fields.push(key);
+                    }
+                }
+                lines.push(format!("~ tool `{name}`: {}", fields.join(", ")));
+            }
+            Some(_) => {}
+        }
+    }
+    for (name, _) in &old {
+        if !new_by_name.contains_key(name.as_str()) {
+            lines.push(format!("- tool `{name}`"));
+        }
+    }
+    let order = |tools: &[(String, Value)], other: &HashMap<&str, &Value>| -> Vec<String> {
+        tools
+            .iter()
+            .filter(|(name, _)| other.contains_key(name.as_str()))
+            .map(|(name, _)| name.clone())
+            .collect()
+    };
+    if lines.is_empty() && order(&old, &new_by_name) != order(&new, &old_by_name) {
+        lines.push("~ the order of the tools".to_string());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn capture(tools: Value) -> Capture {
+        let text = serde_json::to_string_pretty(&json!({"server": "s", "tools": tools})).unwrap();
+        Capture {
+            name: "s".into(),
+            text: text + "\n",
+        }
+    }
+
+    #[test]
+    fn file_names_keep_what_a_file_name_can_hold() {
+        assert_eq!(
+            file_name("mcp-servers/everything"),
+            "mcp-servers-everything.json"
+        );
+        assert_eq!(file_name("github"), "github.json");
+        assert_eq!(file_name("../x"), "x.json");
+        assert_eq!(file_name(""), "server.json");
+    }
+
+    #[test]
+    fn a_check_names_each_tool_added_removed_or_changed() {
+        let dir = std::env::temp_dir().join(format!("toolcheck-snap-{}", std::process::id()));
+        let old = capture(json!([
+            {"name": "a", "description": "A."},
+            {"name": "b", "description": "B."}
+        ]));
+        let paths = write(std::slice::from_ref(&old), &dir).unwrap();
+        assert_eq!(check(&old, &paths[0]).unwrap(), Check::Same);
+        let new = capture(json!([
+            {"name": "a", "description": "A, changed."},
+            {"name": "c", "description": "C."}
+        ]));
+        assert_eq!(
+            check(&new, &paths[0]).unwrap(),
+            Check::Differs(vec![
+                "~ tool `a`: description".into(),
+                "+ tool `c`".into(),
+                "- tool `b`".into(),
+            ])
+        );
+        let reordered = capture(json!([
+            {"name": "b", "description": "B."},
+            {"name": "a", "description": "A."}
+        ]));
+        assert_eq!(
+            check(&reordered, &paths[0]).unwrap(),
+            Check::Differs(vec!["~ the order of the tools".into()])
+        );
+        assert_eq!(
+            check(&old, &dir.join("missing.json")).unwrap(),
+            Check::Missing
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
