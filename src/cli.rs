@@ -301,6 +301,8 @@ struct TokensArgs {
     /// its share of the window, a bar per server, and which servers to defer first
     #[arg(long, value_name = "NAME", conflicts_with_all = ["paths", "stdin_filename"])]
     session: Option<String>,
+    #[command(flatten)]
+    live: LiveArgs,
     /// The name standard input is reported under; its extension picks YAML or JSON. Without
     /// paths, standard input is read
     #[arg(long, value_name = "NAME")]
@@ -636,13 +638,22 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
     if let (Some(path), None) = (baseline, &args.write_baseline) {
         linter = linter.with_baseline(Baseline::load(&path)?);
     }
+    let mut session_total = None;
     let (mut inputs, live_errors) = match live {
         Some(live) => {
+            let session = live.session.clone();
             let (captures, errors) = live.capture(args.live.timeout);
-            (
-                captures.iter().map(|capture| capture.input()).collect(),
-                errors,
-            )
+            if let Some(session) = &session {
+                let report = live_tokens(
+                    &captures,
+                    Some(session),
+                    linter.encoding,
+                    crate::config::sessions::DEFAULT_WINDOW,
+                )?;
+                session_total = report.session;
+            }
+            let inputs = captures.iter().map(|capture| capture.input()).collect();
+            (inputs, errors)
         }
         None => {
             let targets = discover(&config, &args.discovery, &args.paths, "lint")?;
@@ -718,6 +729,9 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
             print_error(&internal_error(&report.file.name, message));
         }
     }
+    if let Some(session) = session_total.filter(|_| !args.quiet) {
+        eprintln!("{}", session_line(&session, live_errors.len()));
+    }
     // A server that could not be listed: the others' findings stand, the run fails.
     for error in &live_errors {
         print_error(error);
@@ -784,6 +798,31 @@ fn snapshot(args: SnapshotArgs) -> Result<i32> {
         print_error(error);
     }
     Ok(if errors.is_empty() { code } else { 2 })
+}
+
+/// The total of a host config's session, in one line: what its host would load at once.
+fn session_line(session: &crate::tokens::report::SessionTokens, failed: usize) -> String {
+    use crate::tokens::report::group;
+    let servers = session.servers.len();
+    let mut line = format!(
+        "session {} ({}): {} server{}",
+        session.name,
+        session.host,
+        servers,
+        if servers == 1 { "" } else { "s" }
+    );
+    if failed > 0 {
+        line.push_str(&format!(" ({failed} more could not be listed)"));
+    }
+    line.push_str(&format!(
+        ", {} tool{}, {} tokens loaded, {:.1}% of a {}-token window",
+        session.tools,
+        if session.tools == 1 { "" } else { "s" },
+        group(session.loaded_tokens),
+        session.window_share * 100.0,
+        group(crate::config::sessions::DEFAULT_WINDOW)
+    ));
+    line
 }
 
 /// A host config's servers are one session of its host (`sessions:`), named after the config:
@@ -1045,7 +1084,11 @@ fn internal_error(file: &str, message: &str) -> Error {
 
 /// `toolcheck tokens`: the same config, discovery and inputs as `lint`.
 fn tokens(args: TokensArgs) -> Result<i32> {
-    let paths = input_paths(&args.paths, args.stdin_filename.as_deref())?;
+    let live = args.live.request(&args.paths, None)?;
+    let paths = match live {
+        Some(_) => Vec::new(),
+        None => input_paths(&args.paths, args.stdin_filename.as_deref())?,
+    };
     let config = load_config(&args.config)?;
     let target = match &args.target {
         Some(name) => {
@@ -1069,6 +1112,24 @@ fn tokens(args: TokensArgs) -> Result<i32> {
     if let Some(name) = &args.session {
         return tokens_of_session(&args, &config, name, encoding);
     }
+    if let Some(live) = live {
+        let session = live.session.clone();
+        let (captures, errors) = live.capture(args.live.timeout);
+        let window = args.window.unwrap_or(crate::tokens::report::DEFAULT_WINDOW);
+        let mut report = live_tokens(&captures, session.as_ref(), encoding, window)?;
+        if let Some((name, count)) = &target {
+            report.count_as(name, count);
+        }
+        print_tokens(&args, &report);
+        for error in &errors {
+            print_error(error);
+        }
+        return Ok(match (errors.is_empty(), report.has_errors()) {
+            (false, _) => 2,
+            (true, true) => 1,
+            (true, false) => 0,
+        });
+    }
     let targets = discover(&config, &args.discovery, &paths, "tokens")?;
     let inputs = read_targets(
         &targets,
@@ -1082,6 +1143,24 @@ fn tokens(args: TokensArgs) -> Result<i32> {
     }
     print_tokens(&args, &report);
     Ok(if report.has_errors() { 1 } else { 0 })
+}
+
+/// The token report of captured servers; a host config's servers as one session of its host.
+fn live_tokens(
+    captures: &[crate::read::live::Capture],
+    session: Option<&(String, String)>,
+    encoding: Encoding,
+    window: usize,
+) -> Result<crate::tokens::report::Report> {
+    let inputs = captures.iter().map(|capture| capture.input()).collect();
+    let mut report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
+    if let Some((name, host)) = session {
+        let servers: Vec<String> = captures.iter().map(|c| c.name.clone()).collect();
+        report.session = Some(crate::tokens::report::SessionTokens::of(
+            &report, name, host, &servers,
+        ));
+    }
+    Ok(report)
 }
 
 /// `toolcheck tokens --session NAME`: the session's files of toolcheck.yaml, counted together.

@@ -101,8 +101,8 @@ pub(super) async fn capture(server: &Server, timeout: Duration) -> Result<Captur
     let status = group.stop(&mut child).await;
     match listed {
         Ok(capture) => Ok(capture),
-        Err(Failure::Broken(line)) => Ok(Capture {
-            name: server.name.clone().unwrap_or(label),
+        Err(Failure::Broken(line, name)) => Ok(Capture {
+            name: name.unwrap_or(label),
             text: line,
         }),
         Err(failure) => Err(failure.into_error(&label, status, &stderr, timeout)),
@@ -117,8 +117,9 @@ enum Failure {
     Closed(&'static str),
     /// The server answered this request with an error or something else than MCP.
     Protocol(&'static str, String),
-    /// A line that is a JSON-RPC message but not JSON: linted as it is.
-    Broken(String),
+    /// A line that is a JSON-RPC message but not JSON: linted as it is, under the server's
+    /// name when it said one.
+    Broken(String, Option<String>),
 }
 
 impl Failure {
@@ -153,7 +154,7 @@ impl Failure {
                      starts one",
                 )
             }
-            Failure::Broken(_) => Error::new(format!("`{label}` sent a line that is not JSON")),
+            Failure::Broken(..) => Error::new(format!("`{label}` sent a line that is not JSON")),
         };
         let lines = stderr.lines();
         if lines.is_empty() {
@@ -195,7 +196,9 @@ where
         Ok(client) => client,
         Err(error) => {
             return Err(match error {
-                rmcp::service::ClientInitializeError::ConnectionClosed(_) => {
+                // Closed, or closed before the request could be written (a broken pipe).
+                rmcp::service::ClientInitializeError::ConnectionClosed(_)
+                | rmcp::service::ClientInitializeError::TransportError { .. } => {
                     Failure::Closed(INITIALIZE)
                 }
                 other => Failure::Protocol(INITIALIZE, other.to_string()),
@@ -219,7 +222,12 @@ where
     let mut cursor: Option<String> = None;
     loop {
         let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
-        let answer = step(LIST, wire, timeout, client.list_tools(Some(params))).await;
+        let answer = step(LIST, wire, timeout, client.list_tools(Some(params)))
+            .await
+            .map_err(|failure| match failure {
+                Failure::Broken(line, _) => Failure::Broken(line, Some(name.clone())),
+                other => other,
+            });
         let raw = wire.take_responses().pop();
         match answer {
             Err(failure) => {
@@ -281,7 +289,7 @@ async fn step<T>(
     match tokio::time::timeout(timeout, first(future, broken)).await {
         Err(_) => Err(Failure::Timeout(request)),
         Ok(Either::Left(value)) => Ok(value),
-        Ok(Either::Right(line)) => Err(Failure::Broken(line)),
+        Ok(Either::Right(line)) => Err(Failure::Broken(line, None)),
     }
 }
 

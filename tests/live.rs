@@ -1,0 +1,800 @@
+//! Live MCP servers (`lint --mcp`, `--host-config`, `snapshot`), against an MCP server of this
+//! test's own: this binary is that server when `TOOLCHECK_TEST_SERVER` names a behaviour
+//! (pages, 500 tools, slow, crashing, broken JSON, ...), so the tests need nothing installed.
+//! Every server records its process id (and those of what it starts) in
+//! `TOOLCHECK_TEST_PIDS`; each test then checks that none of them outlived toolcheck.
+//!
+//! A custom harness (`harness = false`): the test runner's own output on standard output
+//! would not be MCP. Arguments that are not flags filter the tests by name.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const MODE: &str = "TOOLCHECK_TEST_SERVER";
+const PIDS: &str = "TOOLCHECK_TEST_PIDS";
+
+fn main() {
+    if let Ok(mode) = std::env::var(MODE) {
+        serve(&mode);
+    }
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with('-'))
+        .collect();
+    let tests: &[(&str, fn())] = &[
+        (
+            "pages_are_followed_and_instructions_kept",
+            pages_are_followed_and_instructions_kept,
+        ),
+        ("five_hundred_tools", five_hundred_tools),
+        (
+            "a_slow_server_times_out_and_its_group_ends",
+            a_slow_server_times_out_and_its_group_ends,
+        ),
+        (
+            "a_crashing_server_shows_its_stderr",
+            a_crashing_server_shows_its_stderr,
+        ),
+        (
+            "a_line_that_is_not_json_is_tc001_where_it_breaks",
+            a_line_that_is_not_json_is_tc001_where_it_breaks,
+        ),
+        (
+            "invalid_tools_are_tc001_at_their_place",
+            invalid_tools_are_tc001_at_their_place,
+        ),
+        (
+            "a_server_that_ignores_sigterm_is_killed",
+            a_server_that_ignores_sigterm_is_killed,
+        ),
+        ("not_an_mcp_server", not_an_mcp_server),
+        ("a_missing_command", a_missing_command),
+        (
+            "a_host_config_is_one_session_and_a_failure_does_not_stop_the_others",
+            a_host_config_is_one_session_and_a_failure_does_not_stop_the_others,
+        ),
+        ("snapshot_writes_and_checks", snapshot_writes_and_checks),
+        (
+            "server_everything_matches_the_shared_capture",
+            server_everything_matches_the_shared_capture,
+        ),
+    ];
+    let mut failed = Vec::new();
+    let mut ran = 0;
+    for (name, test) in tests {
+        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
+            continue;
+        }
+        ran += 1;
+        print!("test {name} ... ");
+        let _ = std::io::stdout().flush();
+        match std::panic::catch_unwind(test) {
+            Ok(()) => println!("ok"),
+            Err(_) => {
+                println!("FAILED");
+                failed.push(*name);
+            }
+        }
+    }
+    println!(
+        "\ntest result: {}. {} passed; {} failed",
+        if failed.is_empty() { "ok" } else { "FAILED" },
+        ran - failed.len(),
+        failed.len()
+    );
+    if !failed.is_empty() {
+        std::process::exit(101);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server.
+
+fn serve(mode: &str) -> ! {
+    record_pid(std::process::id());
+    if let Ok(path) = std::env::var(PIDS) {
+        // Its process group: toolcheck gives each server one of its own.
+        #[cfg(unix)]
+        let group = unsafe { libc::getpgrp() };
+        #[cfg(not(unix))]
+        let group = 0;
+        let _ = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(format!("{path}.group"))
+            .and_then(|mut file| writeln!(file, "{} {group}", std::process::id()));
+    }
+    match mode {
+        "slow" => {
+            start_grandchild();
+            std::thread::sleep(Duration::from_secs(60));
+            std::process::exit(0);
+        }
+        "crash" => {
+            for line in 1..=25 {
+                eprintln!("boom line {line}");
+            }
+            std::process::exit(3);
+        }
+        "stubborn" => {
+            #[cfg(unix)]
+            unsafe {
+                libc::signal(libc::SIGTERM, libc::SIG_IGN);
+            }
+        }
+        _ => {}
+    }
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let (Some(id), Some(method)) = (message.get("id"), message["method"].as_str()) else {
+            continue;
+        };
+        let result = match method {
+            "initialize" => json!({
+                "protocolVersion": message["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": format!("fake-{mode}"), "version": "1.0.0"},
+                "instructions": "Use these tools to test toolcheck. Do not use them in production."
+            }),
+            "tools/list" => {
+                let cursor = message["params"]["cursor"].as_str().unwrap_or("");
+                if mode == "broken" {
+                    // A trailing comma: not JSON. Written as is.
+                    let text = format!(
+                        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"tools\":[{{\"name\":\"a\",}}]}}}}"
+                    );
+                    let _ = writeln!(out, "{text}");
+                    let _ = out.flush();
+                    if let Ok(path) = std::env::var(PIDS) {
+                        let _ = std::fs::write(format!("{path}.sent"), &text);
+                    }
+                    continue;
+                }
+                list(mode, cursor)
+            }
+            "ping" => json!({}),
+            _ => {
+                let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no such method"}});
+                let _ = writeln!(out, "{error}");
+                let _ = out.flush();
+                continue;
+            }
+        };
+        let _ = writeln!(
+            out,
+            "{}",
+            json!({"jsonrpc": "2.0", "id": id, "result": result})
+        );
+        let _ = out.flush();
+    }
+    if mode == "stubborn" {
+        start_grandchild();
+        loop {
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    }
+    std::process::exit(0);
+}
+
+fn tool(name: &str) -> Value {
+    json!({
+        "name": name,
+        "description": format!("Returns the {name} record of a test fixture. Use when a test asks for {name}; do not use it for anything else."),
+        "inputSchema": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "description": "The record's id, e.g. `r-1`."}},
+            "required": ["id"]
+        }
+    })
+}
+
+fn list(mode: &str, cursor: &str) -> Value {
+    match (mode, cursor) {
+        ("pages", "") => json!({"tools": [tool("alpha"), tool("beta")], "nextCursor": "page-2"}),
+        ("pages", "page-2") => {
+            json!({"tools": [tool("gamma"), tool("delta")], "nextCursor": "page-3"})
+        }
+        // No description: `missing-description` has a place to point at.
+        ("pages", _) => json!({"tools": [{"name": "epsilon", "inputSchema": {"type": "object"}}]}),
+        ("many", _) => {
+            json!({"tools": (0..500).map(|i| tool(&format!("tool_{i:03}"))).collect::<Vec<_>>()})
+        }
+        ("invalid", _) => json!({"tools": [
+            tool("fine"),
+            {"name": 42, "description": "A name that is a number.", "inputSchema": {"type": "object"}},
+        ]}),
+        _ => json!({"tools": [tool("only")]}),
+    }
+}
+
+fn start_grandchild() {
+    if let Ok(child) = Command::new("sleep").arg("60").spawn() {
+        record_pid(child.id());
+    }
+}
+
+fn record_pid(pid: u32) {
+    if let Ok(path) = std::env::var(PIDS) {
+        let _ = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .and_then(|mut file| writeln!(file, "{pid}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tests.
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("live")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the target dir is writable");
+    dir
+}
+
+fn this_server() -> String {
+    std::env::current_exe()
+        .expect("the test binary has a path")
+        .display()
+        .to_string()
+}
+
+/// Runs toolcheck in `dir`, with `mode` for the servers it starts; then checks that every
+/// process those servers recorded is gone, and that each ran in a process group of its own.
+fn toolcheck(dir: &Path, mode: &str, args: &[&str]) -> Run {
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    let start = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "80")
+        .env(MODE, mode)
+        .env(PIDS, &pids)
+        .stdin(Stdio::null())
+        .output()
+        .expect("toolcheck runs");
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        elapsed: start.elapsed(),
+    };
+    assert_no_survivors(&pids);
+    run
+}
+
+/// Every recorded process has ended (a zombie has ended: only its parent's bookkeeping is
+/// left), and each server was the leader of its own process group.
+fn assert_no_survivors(pids: &Path) {
+    let Ok(text) = std::fs::read_to_string(pids) else {
+        return;
+    };
+    #[cfg(target_os = "linux")]
+    for pid in text.lines() {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // `pid (comm) state ...`: the state follows the last `)`.
+        let state = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .unwrap_or("gone");
+        assert!(
+            state == "gone" || state == "Z" || state == "X",
+            "process {pid} outlived toolcheck (state {state}): {stat}"
+        );
+    }
+    let groups = std::fs::read_to_string(pids.with_extension("group")).unwrap_or_default();
+    #[cfg(unix)]
+    for line in groups.lines() {
+        let (pid, group) = line.split_once(' ').expect("pid and group");
+        assert_eq!(pid, group, "the server ran in its parent's process group");
+    }
+    let _ = (text, groups);
+}
+
+fn json(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|error| panic!("JSON output ({error}): {}\n{}", run.stdout, run.stderr))
+}
+
+fn pages_are_followed_and_instructions_kept() {
+    let dir = scratch("pages");
+    let server = this_server();
+    let run = toolcheck(
+        &dir,
+        "pages",
+        &["snapshot", "--mcp", "-o", "snaps", "--", &server],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("wrote snaps/fake-pages.json"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(dir.join("snaps/fake-pages.json")).unwrap();
+    let snapshot: Value = serde_json::from_str(&text).unwrap();
+    let names: Vec<&str> = snapshot["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["alpha", "beta", "gamma", "delta", "epsilon"]);
+    assert_eq!(snapshot["server"], "fake-pages");
+    assert!(
+        snapshot["instructions"]
+            .as_str()
+            .unwrap()
+            .starts_with("Use these tools")
+    );
+    // The keys in the server's order, pretty-printed: `name` first.
+    assert!(
+        text.contains("{\n      \"name\": \"alpha\",\n      \"description\""),
+        "{text}"
+    );
+
+    let run = toolcheck(
+        &dir,
+        "pages",
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            "--mcp",
+            "--",
+            &server,
+        ],
+    );
+    let report = json(&run);
+    assert_eq!(report["summary"]["tools"], 5, "{}", run.stdout);
+    // Findings are named after the server and point where the snapshot has the words.
+    let finding = &report["diagnostics"][0];
+    assert_eq!(finding["code"], "TC214", "{}", run.stdout);
+    assert_eq!(finding["file"], "fake-pages");
+    assert_eq!(finding["tool"], "epsilon");
+    let line = text
+        .lines()
+        .position(|line| line.contains("\"epsilon\""))
+        .unwrap()
+        + 1;
+    assert_eq!(finding["span"]["start"]["line"], line);
+}
+
+/// The findings of `report`: (file, code) each.
+fn findings(report: &Value) -> Vec<(String, String)> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| {
+            let text = |key: &str| finding[key].as_str().unwrap_or_default().to_string();
+            (text("file"), text("code"))
+        })
+        .collect()
+}
+
+fn five_hundred_tools() {
+    let dir = scratch("many");
+    let server = this_server();
+    let run = toolcheck(
+        &dir,
+        "many",
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            "--server-name",
+            "bulk",
+            "--mcp",
+            "--",
+            &server,
+        ],
+    );
+    let report = json(&run);
+    assert_eq!(report["summary"]["tools"], 500, "{}", run.stderr);
+    assert!(
+        findings(&report).contains(&("bulk".into(), "TC108".into())),
+        "{}",
+        run.stdout
+    );
+}
+
+fn a_slow_server_times_out_and_its_group_ends() {
+    let dir = scratch("slow");
+    let server = this_server();
+    let run = toolcheck(
+        &dir,
+        "slow",
+        &[
+            "lint",
+            "--no-config",
+            "--timeout",
+            "0.5",
+            "--mcp",
+            "--",
+            &server,
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("did not answer `initialize` within 0.5 s"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--timeout SECONDS"), "{}", run.stderr);
+    // The wait, the grace period and the group's end: seconds, not the server's minute.
+    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+    let pids = std::fs::read_to_string(dir.join("pids")).unwrap_or_default();
+    assert_eq!(
+        pids.lines().count(),
+        2,
+        "the server and the process it started: {pids}"
+    );
+}
+
+fn a_crashing_server_shows_its_stderr() {
+    let dir = scratch("crash");
+    let server = this_server();
+    let run = toolcheck(
+        &dir,
+        "crash",
+        &[
+            "lint",
+            "--no-config",
+            "--server-name",
+            "crash",
+            "--mcp",
+            "--",
+            &server,
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("`crash` exited with code 3 before answering `initialize`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("the last 20 lines of its standard error"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("| boom line 25"), "{}", run.stderr);
+    assert!(run.stderr.contains("| boom line 6\n"), "{}", run.stderr);
+    assert!(!run.stderr.contains("| boom line 5\n"), "{}", run.stderr);
+}
+
+fn a_line_that_is_not_json_is_tc001_where_it_breaks() {
+    let dir = scratch("broken");
+    let server = this_server();
+    let run = toolcheck(
+        &dir,
+        "broken",
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "concise",
+            "--timeout",
+            "20",
+            "--mcp",
+            "--",
+            &server,
+        ],
+    );
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    // `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a",}]}}`, linted as it was sent.
+    let line = run.stdout.lines().next().unwrap_or_default();
+    assert!(line.starts_with("fake-broken:1:"), "{}", run.stdout);
+    assert!(line.contains("TC001"), "{}", run.stdout);
+    let column: usize = line.split(':').nth(2).unwrap().parse().unwrap();
+    let sent = std::fs::read_to_string(dir.join("pids.sent")).unwrap();
+    // The comma (1-based column) that makes it not JSON.
+    let comma = sent.find(",}").unwrap() + 1;
+    assert_eq!(column, comma, "{line}\n{sent}");
+    // Not a wait for the timeout: the line ends the request at once.
+    assert!(run.elapsed < Duration::from_secs(15), "{:?}", run.elapsed);
+}
+
+fn invalid_tools_are_tc001_at_their_place() {
+    let dir = scratch("invalid");
+    let server = this_server();
+    let run = toolcheck(
+        &dir,
+        "invalid",
+        &[
+            "lint",
+            "--no-config",
+            "--select",
+            "TC001",
+            "--format",
+            "json",
+            "--mcp",
+            "--",
+            &server,
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report = json(&run);
+    let findings = report["diagnostics"].as_array().unwrap().clone();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0]["code"], "TC001");
+    assert_eq!(findings[0]["pointer"], "/tools/1/name", "{findings:#?}");
+    // The line of `"name": 42` in the pretty capture, as the snapshot file has it.
+    let dir2 = scratch("invalid-snap");
+    toolcheck(&dir2, "invalid", &["snapshot", "--mcp", "--", &server]);
+    let text = std::fs::read_to_string(dir2.join("fake-invalid.json")).unwrap();
+    let line = text
+        .lines()
+        .position(|line| line.contains("\"name\": 42"))
+        .unwrap()
+        + 1;
+    assert_eq!(findings[0]["span"]["start"]["line"], line, "{findings:#?}");
+}
+
+fn a_server_that_ignores_sigterm_is_killed() {
+    let dir = scratch("stubborn");
+    let server = this_server();
+    let run = toolcheck(
+        &dir,
+        "stubborn",
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            "--mcp",
+            "--",
+            &server,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(json(&run)["summary"]["tools"], 1);
+    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+}
+
+fn not_an_mcp_server() {
+    let dir = scratch("echo");
+    let run = toolcheck(
+        &dir,
+        "none",
+        &[
+            "lint",
+            "--no-config",
+            "--timeout",
+            "5",
+            "--mcp",
+            "--",
+            "echo",
+            "hello",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("`echo hello` exited with code 0 before answering `initialize`"),
+        "{}",
+        run.stderr
+    );
+}
+
+fn a_missing_command() {
+    let dir = scratch("missing");
+    let run = toolcheck(
+        &dir,
+        "none",
+        &["lint", "--no-config", "--mcp", "--", "no-such-server-xyz"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("cannot start `no-such-server-xyz`: no such command"),
+        "{}",
+        run.stderr
+    );
+    let run = toolcheck(&dir, "none", &["lint", "--no-config", "--mcp"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("`--mcp` needs the command"),
+        "{}",
+        run.stderr
+    );
+}
+
+fn a_host_config_is_one_session_and_a_failure_does_not_stop_the_others() {
+    let dir = scratch("host");
+    let server = this_server();
+    let config = json!({"mcpServers": {
+        "records": {"command": &server, "env": {MODE: "pages"}},
+        "broken": {"command": &server, "env": {MODE: "crash"}},
+        "bulk": {"command": &server, "args": [], "env": {MODE: "many"}},
+    }});
+    std::fs::write(dir.join(".mcp.json"), config.to_string()).unwrap();
+    let run = toolcheck(
+        &dir,
+        "none",
+        &[
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            "--host-config",
+            ".mcp.json",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let report = json(&run);
+    assert_eq!(report["summary"]["files"], 2);
+    assert_eq!(report["summary"]["tools"], 505);
+    assert!(
+        run.stderr.contains("`broken` exited with code 3"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "session .mcp.json (claude-code): 2 servers (1 more could not be listed), 505 tools"
+        ),
+        "{}",
+        run.stderr
+    );
+    let found = findings(&report);
+    assert!(
+        found.contains(&("records".into(), "TC214".into())),
+        "{found:?}"
+    );
+    // The tool count is the session's, over both servers: one finding, at the first.
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["code"] == "TC108")
+        .map(|finding| finding["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].starts_with("session `.mcp.json` loads 505 tools from 2 servers"),
+        "{messages:?}"
+    );
+}
+
+fn snapshot_writes_and_checks() {
+    let dir = scratch("check");
+    let server = this_server();
+    let snapshot = [
+        "snapshot",
+        "--mcp",
+        "--server-name",
+        "records",
+        "-o",
+        "toolsnaps",
+        "--",
+        &server,
+    ];
+    let run = toolcheck(&dir, "pages", &snapshot);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut check = snapshot.to_vec();
+    check.insert(1, "--check");
+    let run = toolcheck(&dir, "pages", &check);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("toolsnaps/records.json: up to date"),
+        "{}",
+        run.stderr
+    );
+    // The server changed: another mode lists other tools.
+    let run = toolcheck(&dir, "many", &check);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("toolsnaps/records.json: `records` lists something else now"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("+ tool `tool_000`"), "{}", run.stdout);
+    assert!(run.stdout.contains("- tool `alpha`"), "{}", run.stdout);
+    assert!(!run.stdout.contains("~ instructions"), "{}", run.stdout);
+    std::fs::remove_file(dir.join("toolsnaps/records.json")).unwrap();
+    let run = toolcheck(&dir, "pages", &check);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("no snapshot of `records` yet"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// The real reference server, when `npx` can fetch it: its snapshot is the shared capture
+/// (`../shared/corpora/mcp/`), tool for tool.
+fn server_everything_matches_the_shared_capture() {
+    let capture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpora/mcp/modelcontextprotocol__server-everything.json");
+    let npx_works = Command::new("npx")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !npx_works {
+        print!("(skipped: no npx) ");
+        return;
+    }
+    let dir = scratch("everything");
+    let run = toolcheck(
+        &dir,
+        "none",
+        &[
+            "snapshot",
+            "--timeout",
+            "120",
+            "--mcp",
+            "--server-name",
+            "everything",
+            "--",
+            "npx",
+            "-y",
+            "@modelcontextprotocol/server-everything",
+        ],
+    );
+    if run.code == 2 && run.stderr.contains("npm") {
+        print!("(skipped: npx could not fetch the server) ");
+        return;
+    }
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let ours: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("everything.json")).unwrap())
+            .unwrap();
+    assert_eq!(ours["server"], "everything");
+    assert!(
+        ours["tools"]
+            .as_array()
+            .is_some_and(|tools| !tools.is_empty())
+    );
+    let Ok(shared) = std::fs::read_to_string(&capture) else {
+        print!("(compared only its shape: no ../shared/corpora) ");
+        return;
+    };
+    let shared: Value = serde_json::from_str(&shared).unwrap();
+    let by_name = |value: &Value| -> std::collections::BTreeMap<String, Value> {
+        value["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| (tool["name"].as_str().unwrap().to_string(), tool.clone()))
+            .collect()
+    };
+    // Another release of the server may list other tools: then say so rather than fail.
+    let (ours_tools, shared_tools) = (by_name(&ours), by_name(&shared));
+    if ours_tools.keys().ne(shared_tools.keys()) {
+        print!("(a newer server-everything than the shared capture: compared names only) ");
+        return;
+    }
+    assert_eq!(ours_tools, shared_tools);
+    assert_eq!(ours["instructions"], shared["instructions"]);
+}
