@@ -66,7 +66,7 @@ struct SnapshotArgs {
     /// the server's own `serverInfo.name`
     #[arg(long, value_name = "NAME")]
     server_name: Option<String>,
-    /// The folder the snapshots are written to (or compared with): `<DIR>/<server>.json`
+    /// The folder the snapshots are written to (or compared with): `<DIR>/<server>.tools.json`
     #[arg(long, short, value_name = "DIR", default_value = ".")]
     output: PathBuf,
     /// Compare with the snapshots in the folder instead of writing them; exit 1 with a summary

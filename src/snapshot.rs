@@ -13,7 +13,8 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::read::live::Capture;
 
-/// The file a server's snapshot goes to: its name, with what a file name cannot hold made `-`.
+/// The file a server's snapshot goes to: its name, with what a file name cannot hold made `-`,
+/// and `.tools.json`, which the default `include` reads (`toolcheck lint toolsnaps`).
 pub fn file_name(server: &str) -> String {
     let mut name: String = server
         .chars()
@@ -28,7 +29,7 @@ pub fn file_name(server: &str) -> String {
     } else {
         trimmed.to_string()
     };
-    format!("{name}.json")
+    format!("{name}.tools.json")
 }
 
 /// What `--check` found for one server.
@@ -171,11 +172,11 @@ mod tests {
     fn file_names_keep_what_a_file_name_can_hold() {
         assert_eq!(
             file_name("mcp-servers/everything"),
-            "mcp-servers-everything.json"
+            "mcp-servers-everything.tools.json"
         );
-        assert_eq!(file_name("github"), "github.json");
-        assert_eq!(file_name("../x"), "x.json");
-        assert_eq!(file_name(""), "server.json");
+        assert_eq!(file_name("github"), "github.tools.json");
+        assert_eq!(file_name("../x"), "x.tools.json");
+        assert_eq!(file_name(""), "server.tools.json");
     }
 
     #[test]

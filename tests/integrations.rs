@@ -298,6 +298,7 @@ fn action_has_the_expected_inputs_and_steps() {
         ("format", "github"),
         ("args", ""),
         ("sarif-file", ""),
+        ("snapshot-check", ""),
         ("install", "cargo"),
     ] {
         assert_eq!(input_default(&action, input), default, "{input}");
@@ -450,7 +451,11 @@ fn readme_action_snippets_use_real_inputs() {
         .filter(|block| block.contains("jobs:"))
         .map(|block| yaml(block))
         .collect();
-    assert_eq!(workflows.len(), 2, "annotations and code scanning recipes");
+    assert_eq!(
+        workflows.len(),
+        3,
+        "annotations, code scanning and snapshot check recipes"
+    );
     let mut uploads = 0;
     for workflow in &workflows {
         let job = &workflow["jobs"]["lint"];

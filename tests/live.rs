@@ -62,6 +62,12 @@ fn main() {
             "server_everything_matches_the_shared_capture",
             server_everything_matches_the_shared_capture,
         ),
+        ("readme_commands_work", readme_commands_work),
+        (
+            "readme_host_config_reads_as_it_says",
+            readme_host_config_reads_as_it_says,
+        ),
+        ("action_checks_snapshots", action_checks_snapshots),
     ];
     let mut failed = Vec::new();
     let mut ran = 0;
@@ -328,11 +334,11 @@ fn pages_are_followed_and_instructions_kept() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stderr.contains("wrote snaps/fake-pages.json"),
+        run.stderr.contains("wrote snaps/fake-pages.tools.json"),
         "{}",
         run.stderr
     );
-    let text = std::fs::read_to_string(dir.join("snaps/fake-pages.json")).unwrap();
+    let text = std::fs::read_to_string(dir.join("snaps/fake-pages.tools.json")).unwrap();
     let snapshot: Value = serde_json::from_str(&text).unwrap();
     let names: Vec<&str> = snapshot["tools"]
         .as_array()
@@ -549,7 +555,7 @@ fn invalid_tools_are_tc001_at_their_place() {
     // The line of `"name": 42` in the pretty capture, as the snapshot file has it.
     let dir2 = scratch("invalid-snap");
     toolcheck(&dir2, "invalid", &["snapshot", "--mcp", "--", &server]);
-    let text = std::fs::read_to_string(dir2.join("fake-invalid.json")).unwrap();
+    let text = std::fs::read_to_string(dir2.join("fake-invalid.tools.json")).unwrap();
     let line = text
         .lines()
         .position(|line| line.contains("\"name\": 42"))
@@ -704,7 +710,8 @@ fn snapshot_writes_and_checks() {
     let run = toolcheck(&dir, "pages", &check);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stderr.contains("toolsnaps/records.json: up to date"),
+        run.stderr
+            .contains("toolsnaps/records.tools.json: up to date"),
         "{}",
         run.stderr
     );
@@ -713,14 +720,14 @@ fn snapshot_writes_and_checks() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stdout
-            .contains("toolsnaps/records.json: `records` lists something else now"),
+            .contains("toolsnaps/records.tools.json: `records` lists something else now"),
         "{}",
         run.stdout
     );
     assert!(run.stdout.contains("+ tool `tool_000`"), "{}", run.stdout);
     assert!(run.stdout.contains("- tool `alpha`"), "{}", run.stdout);
     assert!(!run.stdout.contains("~ instructions"), "{}", run.stdout);
-    std::fs::remove_file(dir.join("toolsnaps/records.json")).unwrap();
+    std::fs::remove_file(dir.join("toolsnaps/records.tools.json")).unwrap();
     let run = toolcheck(&dir, "pages", &check);
     assert_eq!(run.code, 1);
     assert!(
@@ -768,7 +775,7 @@ fn server_everything_matches_the_shared_capture() {
     }
     assert_eq!(run.code, 0, "{}", run.stderr);
     let ours: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("everything.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(dir.join("everything.tools.json")).unwrap())
             .unwrap();
     assert_eq!(ours["server"], "everything");
     assert!(
@@ -797,4 +804,164 @@ fn server_everything_matches_the_shared_capture() {
     }
     assert_eq!(ours_tools, shared_tools);
     assert_eq!(ours["instructions"], shared["instructions"]);
+}
+
+/// The fenced blocks of `language` in the README section "Live servers and snapshots" (an
+/// indented block counts, its indentation removed).
+fn readme_blocks(language: &str) -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme.find("## Live servers and snapshots").unwrap();
+    let section = &readme[start..];
+    let section = &section[..section[3..]
+        .find("\n## ")
+        .map_or(section.len(), |end| end + 3)];
+    let mut blocks = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    for line in section.lines() {
+        let indent = line.len() - line.trim_start().len();
+        match &mut open {
+            Some((_, block)) if line.trim() == "```" => {
+                blocks.push(std::mem::take(block));
+                open = None;
+            }
+            Some((indent, block)) => {
+                block.push_str(line.get(*indent..).unwrap_or(line.trim_start()));
+                block.push('\n');
+            }
+            None if line.trim() == format!("```{language}") => open = Some((indent, String::new())),
+            None => {}
+        }
+    }
+    blocks
+}
+
+/// A `.mcp.json` of two of this test's servers, named as the README's snippets name theirs.
+fn write_host_config(dir: &Path) {
+    let server = this_server();
+    let config = json!({"mcpServers": {
+        "everything": {"command": &server, "env": {MODE: "pages"}},
+        "memory": {"command": &server, "env": {MODE: "many"}},
+    }});
+    std::fs::write(dir.join(".mcp.json"), config.to_string()).unwrap();
+}
+
+/// Each command of the README's snippet, in order, in a folder with a `.mcp.json`; the npx
+/// server is this test's. None fails to do its job (exit code 2).
+fn readme_commands_work() {
+    let dir = scratch("readme");
+    write_host_config(&dir);
+    let server = this_server();
+    let block = &readme_blocks("sh")[0];
+    assert!(block.lines().count() >= 5, "{block}");
+    for line in block.lines() {
+        let line = line.replace("npx -y @modelcontextprotocol/server-everything", &server);
+        let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let run = toolcheck(&dir, "pages", &args);
+        assert_ne!(run.code, 2, "{line}: {}", run.stderr);
+        if line.contains("snapshot --check") {
+            assert_eq!(run.code, 0, "{line}: {}{}", run.stdout, run.stderr);
+        }
+        if line.ends_with("lint toolsnaps") {
+            assert!(
+                run.stdout.contains("in 2 files (505 tools)"),
+                "{line}: {}",
+                run.stdout
+            );
+        }
+        if line.contains("tokens --host-config") {
+            assert!(run.stdout.contains("everything"), "{line}: {}", run.stdout);
+            assert!(run.stdout.contains("memory"), "{line}: {}", run.stdout);
+        }
+    }
+    assert!(dir.join("toolsnaps/everything.tools.json").is_file());
+    assert!(dir.join("toolsnaps/memory.tools.json").is_file());
+}
+
+/// The README's `.mcp.json`: two servers of Claude Code, with `${HOME}` expanded.
+fn readme_host_config_reads_as_it_says() {
+    let dir = scratch("readme-config");
+    let block = &readme_blocks("json")[0];
+    let path = dir.join(".mcp.json");
+    std::fs::write(&path, block).unwrap();
+    let config = toolcheck::read::live::host_config::read(&path, None).unwrap();
+    assert_eq!(config.host, "claude-code");
+    let servers: Vec<_> = config.servers.into_iter().map(Result::unwrap).collect();
+    let names: Vec<_> = servers
+        .iter()
+        .map(|server| server.name.clone().unwrap())
+        .collect();
+    assert_eq!(names, ["everything", "memory"]);
+    let toolcheck::read::live::Launch::Command { env, .. } = &servers[1].launch else {
+        panic!("a command");
+    };
+    let home = std::env::var("HOME").unwrap_or_default();
+    assert_eq!(
+        env[0],
+        (
+            "MEMORY_FILE_PATH".to_string(),
+            format!("{home}/.cache/memory.json")
+        )
+    );
+}
+
+/// The action's "Check snapshots" step, run as the runner runs it, with the README's input.
+fn action_checks_snapshots() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let action =
+        toolcheck::parse::yaml::parse(&std::fs::read_to_string(root.join("action.yml")).unwrap())
+            .unwrap()
+            .to_json();
+    let step = action["runs"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|step| step["name"] == "Check snapshots")
+        .expect("a Check snapshots step")
+        .clone();
+    assert_eq!(step["if"], "inputs.snapshot-check != ''");
+    let workflow = readme_blocks("yaml")
+        .into_iter()
+        .find(|block| block.contains("snapshot-check:"))
+        .expect("a workflow with snapshot-check in the README");
+    let workflow = toolcheck::parse::yaml::parse(&workflow).unwrap().to_json();
+    let input = workflow["jobs"]["lint"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|step| step["with"]["snapshot-check"].as_str())
+        .unwrap()
+        .to_string();
+    let dir = scratch("action");
+    write_host_config(&dir);
+    let binary = Path::new(env!("CARGO_BIN_EXE_toolcheck"));
+    let path = format!(
+        "{}:{}",
+        binary.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run_step = || {
+        Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c"])
+            .arg(step["run"].as_str().unwrap())
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env("NO_COLOR", "1")
+            .env("INPUT_SNAPSHOT_CHECK", &input)
+            .output()
+            .unwrap()
+    };
+    // No snapshot committed yet: the check fails and says so.
+    let output = run_step();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(shown.contains("no snapshot of `everything` yet"), "{shown}");
+    let run = toolcheck(
+        &dir,
+        "none",
+        &["snapshot", "--host-config", ".mcp.json", "-o", "toolsnaps"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let output = run_step();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
 }

@@ -82,9 +82,10 @@ pub(super) async fn capture(server: &Server, timeout: Duration) -> Result<Captur
         .map_err(|error| cannot_start(program, &error))?;
     let group = Group::of(&child);
     let stderr = Tail::default();
-    if let Some(pipe) = child.stderr.take() {
-        tokio::spawn(stderr.clone().collect(pipe));
-    }
+    let stderr_read = child
+        .stderr
+        .take()
+        .map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
     let wire = Arc::new(Wire::default());
     let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
         group.stop(&mut child).await;
@@ -99,6 +100,12 @@ pub(super) async fn capture(server: &Server, timeout: Duration) -> Result<Captur
     let listed = list(server, tee, stdin, &wire, timeout).await;
     // The client is gone: the server's standard input is closed.
     let status = group.stop(&mut child).await;
+    if listed.is_err()
+        && let Some(reading) = stderr_read
+    {
+        // The last lines are read once the pipe closes (what the server started may hold it).
+        let _ = tokio::time::timeout(Duration::from_millis(500), reading).await;
+    }
     match listed {
         Ok(capture) => Ok(capture),
         Err(Failure::Broken(line, name)) => Ok(Capture {
