@@ -62,6 +62,7 @@ fn main() {
             "server_everything_matches_the_shared_capture",
             server_everything_matches_the_shared_capture,
         ),
+        ("ctrl_c_stops_the_servers", ctrl_c_stops_the_servers),
         ("readme_commands_work", readme_commands_work),
         (
             "readme_host_config_reads_as_it_says",
@@ -583,6 +584,47 @@ fn a_server_that_ignores_sigterm_is_killed() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(json(&run)["summary"]["tools"], 1);
     assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+}
+
+/// Interrupted while a server is starting: toolcheck ends its group and exits 130.
+fn ctrl_c_stops_the_servers() {
+    #[cfg(unix)]
+    {
+        let dir = scratch("interrupt");
+        let pids = dir.join("pids");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
+            .args(["lint", "--no-config", "--mcp", "--", &this_server()])
+            .current_dir(&dir)
+            .env(MODE, "slow")
+            .env(PIDS, &pids)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Until the server and the process it starts are up.
+        let start = Instant::now();
+        while std::fs::read_to_string(&pids)
+            .unwrap_or_default()
+            .lines()
+            .count()
+            < 2
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGINT);
+        }
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130), "{output:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("interrupted"));
+        assert!(start.elapsed() < Duration::from_secs(20));
+        assert_no_survivors(&pids);
+    }
 }
 
 fn not_an_mcp_server() {

@@ -10,7 +10,10 @@ pub mod host_config;
 mod stdio;
 
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::pin;
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -199,7 +202,7 @@ pub fn capture_all(servers: &[Server], timeout: Duration) -> Vec<Result<Capture>
             return servers.iter().map(|_| Err(Error::new(&message))).collect();
         }
     };
-    runtime.block_on(async {
+    let work = async {
         let queue = Arc::new(Mutex::new(
             servers.iter().cloned().enumerate().collect::<VecDeque<_>>(),
         ));
@@ -235,7 +238,35 @@ pub fn capture_all(servers: &[Server], timeout: Duration) -> Vec<Result<Capture>
                 })
             })
             .collect()
+    };
+    runtime.block_on(async {
+        match first(work, tokio::signal::ctrl_c()).await {
+            Either::Left(results) => results,
+            // Interrupted: no server outlives toolcheck.
+            Either::Right(_) => {
+                stdio::end_all();
+                eprintln!("interrupted: the servers were stopped");
+                std::process::exit(130);
+            }
+        }
     })
+}
+
+pub(crate) enum Either<A, B> {
+    Left(A),
+    Right(B),
+}
+
+/// Whichever of `a` and `b` is ready first (`a` when both are).
+pub(crate) async fn first<A: Future, B: Future>(a: A, b: B) -> Either<A::Output, B::Output> {
+    let (mut a, mut b) = (pin!(a), pin!(b));
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(value) = a.as_mut().poll(cx) {
+            return Poll::Ready(Either::Left(value));
+        }
+        b.as_mut().poll(cx).map(Either::Right)
+    })
+    .await
 }
 
 async fn capture(server: &Server, timeout: Duration) -> Result<Capture> {

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::future::Future;
 use std::io;
-use std::pin::{Pin, pin};
+use std::pin::Pin;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -20,7 +20,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader, ReadBuf};
 use tokio::process::{Child, Command};
 use tokio::sync::Notify;
 
-use super::{Capture, Inherit, Launch, Server, merge_pages, seconds};
+use super::{Capture, Either, Inherit, Launch, Server, first, merge_pages, seconds};
 use crate::error::{Error, Result};
 
 /// How long a server may take to exit once its standard input is closed.
@@ -165,7 +165,9 @@ impl Failure {
         };
         let lines = stderr.lines();
         if lines.is_empty() {
-            return error;
+            let message = format!("{}, and wrote nothing to its standard error", error.message);
+            let help = error.help.clone().unwrap_or_default();
+            return Error::new(message).with_help(help);
         }
         let mut message = error.message.clone();
         message.push_str(&format!(
@@ -298,23 +300,6 @@ async fn step<T>(
         Ok(Either::Left(value)) => Ok(value),
         Ok(Either::Right(line)) => Err(Failure::Broken(line, None)),
     }
-}
-
-enum Either<A, B> {
-    Left(A),
-    Right(B),
-}
-
-/// Whichever of `a` and `b` is ready first (`a` when both are).
-async fn first<A: Future, B: Future>(a: A, b: B) -> Either<A::Output, B::Output> {
-    let (mut a, mut b) = (pin!(a), pin!(b));
-    std::future::poll_fn(|cx| {
-        if let Poll::Ready(value) = a.as_mut().poll(cx) {
-            return Poll::Ready(Either::Left(value));
-        }
-        b.as_mut().poll(cx).map(Either::Right)
-    })
-    .await
 }
 
 fn cannot_start(program: &str, error: &io::Error) -> Error {
@@ -486,6 +471,25 @@ impl Tail {
     }
 }
 
+/// The process groups of the servers running now: ended if toolcheck is interrupted.
+#[cfg(unix)]
+static RUNNING: Mutex<std::collections::BTreeSet<i32>> =
+    Mutex::new(std::collections::BTreeSet::new());
+
+/// Ends every server still running (Ctrl-C): its group is told to stop, then killed.
+pub(super) fn end_all() {
+    #[cfg(unix)]
+    if let Ok(running) = RUNNING.lock() {
+        for id in running.iter() {
+            signal_group(*id, libc::SIGTERM);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        for id in running.iter() {
+            signal_group(*id, libc::SIGKILL);
+        }
+    }
+}
+
 /// The server's process group (its own: `process_group(0)`), so that what it started ends too.
 struct Group {
     #[cfg(unix)]
@@ -496,9 +500,11 @@ impl Group {
     fn of(child: &Child) -> Group {
         #[cfg(unix)]
         {
-            Group {
-                id: child.id().and_then(|id| i32::try_from(id).ok()),
+            let id = child.id().and_then(|id| i32::try_from(id).ok());
+            if let (Some(id), Ok(mut running)) = (id, RUNNING.lock()) {
+                running.insert(id);
             }
+            Group { id }
         }
         #[cfg(not(unix))]
         {
@@ -531,6 +537,9 @@ impl Group {
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
                 signal_group(id, libc::SIGKILL);
+            }
+            if let Ok(mut running) = RUNNING.lock() {
+                running.remove(&id);
             }
         }
         if status.is_none() {
