@@ -1507,11 +1507,17 @@ fn compare_findings(
     findings
 }
 
-/// A finding's pointer inside its tool's definition (the file's pointer for a file-level one).
+/// A finding's place inside its tool's definition, its field named as toolcheck names it
+/// (`input_schema/properties/limit` whether the file says `inputSchema`, `input_schema` or
+/// `parameters`); the file's pointer for a file-level finding.
 fn relative_pointer(d: &Diagnostic, pointers: &HashMap<String, String>) -> String {
     let tool = d.tool.as_deref().and_then(|name| pointers.get(name));
     match tool.and_then(|prefix| d.pointer.strip_prefix(prefix.as_str())) {
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => rest.to_string(),
+        Some("") => d.field.as_str().to_string(),
+        Some(rest) if rest.starts_with('/') => {
+            let below = rest[1..].find('/').map_or("", |slash| &rest[1 + slash..]);
+            format!("{}{below}", d.field.as_str())
+        }
         _ => d.pointer.clone(),
     }
 }

@@ -164,13 +164,18 @@ pub fn human(report: &Report, use_color: bool) -> String {
             }
         }
         for (title, findings) in [
-            ("new findings", &file.findings.new),
-            ("fixed findings", &file.findings.fixed),
+            ("new finding", &file.findings.new),
+            ("fixed finding", &file.findings.fixed),
         ] {
             if findings.is_empty() {
                 continue;
             }
-            let _ = writeln!(out, "  {} {title}:", findings.len());
+            let _ = writeln!(
+                out,
+                "  {} {title}{}:",
+                findings.len(),
+                if findings.len() == 1 { "" } else { "s" }
+            );
             for f in findings.iter().take(HUMAN_FINDINGS) {
                 let _ = writeln!(
                     out,
@@ -222,6 +227,8 @@ fn bar(value: usize, max: usize, width: usize) -> String {
 /// How many tools the Markdown table and the bar chart show at most.
 const MARKDOWN_ROWS: usize = 50;
 const CHART_ROWS: usize = 15;
+/// How many additive changes a tool's cell lists (its breaking and risky ones are all listed).
+const MARKDOWN_ADDITIVE: usize = 3;
 
 /// The Markdown report: the summary, a table of the tools that differ (added tools folded),
 /// the token bar chart, and the new and fixed findings.
@@ -283,11 +290,24 @@ pub fn markdown(report: &Report) -> String {
             } else {
                 code(&tool_label(tool))
             };
-            let changes: Vec<String> = tool
-                .changes
-                .iter()
-                .map(|c| format!("{} {}", mark(c.class), cell(&c.message)))
-                .collect();
+            // Every breaking and risky change; the additive ones up to a few.
+            let mut changes: Vec<String> = Vec::new();
+            let mut additive = 0;
+            for change in &tool.changes {
+                if change.class == Class::Additive {
+                    additive += 1;
+                    if additive > MARKDOWN_ADDITIVE {
+                        continue;
+                    }
+                }
+                changes.push(format!("{} {}", mark(change.class), cell(&change.message)));
+            }
+            if additive > MARKDOWN_ADDITIVE {
+                changes.push(format!(
+                    "+ {} more additive changes",
+                    additive - MARKDOWN_ADDITIVE
+                ));
+            }
             let _ = writeln!(
                 out,
                 "| {} {} | {name} | {} | {} |",
