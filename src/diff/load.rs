@@ -105,10 +105,14 @@ pub fn load(
                 paths
             };
             let filter = Filter::new(config, overrides)?;
-            let old_side = at_revision(old, paths, &filter, max)?;
+            // Files are paired by their path in the repository, whatever the working directory.
+            let prefix = String::from_utf8_lossy(&git(&["rev-parse", "--show-prefix"], None)?)
+                .trim()
+                .to_string();
+            let old_side = at_revision(old, paths, &prefix, &filter, max)?;
             let new_side = match new {
-                Some(new) => at_revision(new, paths, &filter, max)?,
-                None => working_tree(paths, config, overrides, max)?,
+                Some(new) => at_revision(new, paths, &prefix, &filter, max)?,
+                None => working_tree(paths, &prefix, config, overrides, max)?,
             };
             if old_side.files.is_empty() && new_side.files.is_empty() {
                 return Err(Error::new(format!(
@@ -137,6 +141,7 @@ fn list(paths: &[PathBuf]) -> String {
 /// The working tree's files of `paths` (those that still exist), discovered as `lint` does.
 fn working_tree(
     paths: &[PathBuf],
+    prefix: &str,
     config: &Config,
     overrides: &DiscoveryOverrides,
     max: u64,
@@ -154,7 +159,8 @@ fn working_tree(
         if let Target::File(file) = target {
             let name = display_name(&file);
             let bytes = crate::read::read_file(&file, "file", max)?;
-            side.files.push((name.clone(), Input { name, bytes }));
+            side.files
+                .push((in_repository(prefix, &name), Input { name, bytes }));
         }
     }
     Ok(side)
@@ -255,8 +261,30 @@ fn git(args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>> {
     Ok(output.stdout)
 }
 
+/// The path in the repository of `name` (relative to the working directory, which is
+/// `prefix` in the repository, as `git rev-parse --show-prefix` says), resolved in the text.
+fn in_repository(prefix: &str, name: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in prefix.split('/').chain(name.split('/')) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
+
 /// The files of `paths` at `revision`.
-fn at_revision(revision: &str, paths: &[PathBuf], filter: &Filter, max: u64) -> Result<Side> {
+fn at_revision(
+    revision: &str,
+    paths: &[PathBuf],
+    prefix: &str,
+    filter: &Filter,
+    max: u64,
+) -> Result<Side> {
     if revision.is_empty() || revision.starts_with('-') {
         return Err(Error::new(format!("`{revision}` is not a git revision")));
     }
@@ -269,20 +297,25 @@ fn at_revision(revision: &str, paths: &[PathBuf], filter: &Filter, max: u64) -> 
             ),
         );
     }
-    let mut args = vec!["ls-tree", "-r", "-z", revision, "--"];
+    let mut args = vec!["ls-tree", "-r", "-z", "--full-name", revision, "--"];
     let written: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     args.extend(written.iter().map(String::as_str));
     let listing = git(&args, None)?;
-    // Each path argument, as ls-tree names the files below it (relative to the working
-    // directory, without `./`).
+    // Each path argument: its path in the repository (as ls-tree names the files), and the
+    // argument as written, which the files below it are named after.
     let roots: Vec<(String, PathBuf)> = paths
         .iter()
-        .map(|path| {
-            let name = display_name(path);
-            (name.trim_end_matches('/').to_string(), path.clone())
-        })
+        .map(|path| (in_repository(prefix, &display_name(path)), path.clone()))
         .collect();
-    let mut chosen: Vec<(String, String, Option<bool>)> = Vec::new();
+    let below = |dir: &Path, relative: &str| {
+        let dir = display_name(dir);
+        match dir.as_str() {
+            "." => relative.to_string(),
+            _ => format!("{}/{relative}", dir.trim_end_matches('/')),
+        }
+    };
+    // (path in the repository, name, object, wanted)
+    let mut chosen: Vec<(String, String, String, Option<bool>)> = Vec::new();
     let mut seen = HashSet::new();
     for entry in listing.split(|&b| b == 0).filter(|e| !e.is_empty()) {
         let entry = String::from_utf8_lossy(entry);
@@ -302,12 +335,14 @@ fn at_revision(revision: &str, paths: &[PathBuf], filter: &Filter, max: u64) -> 
             continue;
         }
         let mut wants = Some(false);
+        let mut name = String::new();
         for (root, dir) in &roots {
-            let relative = if root == "." {
+            let relative = if root.is_empty() {
                 Some(path)
             } else if path == root {
                 // A file named on the command line is always read.
                 wants = Some(true);
+                name = display_name(dir);
                 break;
             } else {
                 path.strip_prefix(root.as_str())
@@ -316,17 +351,18 @@ fn at_revision(revision: &str, paths: &[PathBuf], filter: &Filter, max: u64) -> 
             if let Some(relative) = relative {
                 wants = filter.wants(dir, relative);
                 if wants != Some(false) {
+                    name = below(dir, relative);
                     break;
                 }
             }
         }
         if wants != Some(false) {
-            chosen.push((path.to_string(), object.to_string(), wants));
+            chosen.push((path.to_string(), name, object.to_string(), wants));
         }
     }
-    let blobs = read_blobs(chosen.iter().map(|(_, object, _)| object.as_str()), max)?;
+    let blobs = read_blobs(chosen.iter().map(|(_, _, object, _)| object.as_str()), max)?;
     let mut files = Vec::with_capacity(chosen.len());
-    for ((path, _, wants), bytes) in chosen.into_iter().zip(blobs) {
+    for ((key, path, _, wants), bytes) in chosen.into_iter().zip(blobs) {
         let bytes = match bytes {
             Some(bytes) => bytes,
             None => {
@@ -341,7 +377,7 @@ fn at_revision(revision: &str, paths: &[PathBuf], filter: &Filter, max: u64) -> 
         if wants.is_none() && !holds_tools(&path, &bytes) {
             continue;
         }
-        files.push((path.clone(), Input { name: path, bytes }));
+        files.push((key, Input { name: path, bytes }));
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(Side {
