@@ -450,7 +450,11 @@ fn readme_action_snippets_use_real_inputs() {
         .filter(|block| block.contains("jobs:"))
         .map(|block| yaml(block))
         .collect();
-    assert_eq!(workflows.len(), 2, "annotations and code scanning recipes");
+    assert_eq!(
+        workflows.len(),
+        3,
+        "annotations, code scanning and diff (Reviewing a change) recipes"
+    );
     let mut uploads = 0;
     for workflow in &workflows {
         let job = &workflow["jobs"]["lint"];
