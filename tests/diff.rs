@@ -19,14 +19,18 @@ fn diff_json_in(dir: &Path, args: &[&str]) -> (i32, Value) {
     let mut all = vec!["diff", "--no-config", "--format", "json"];
     all.extend_from_slice(args);
     let (code, stdout, stderr) = common::run(dir, &all, None);
-    let document = serde_json::from_str(&stdout)
-        .unwrap_or_else(|error| panic!("{error}: {stdout}{stderr}"));
+    let document =
+        serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}{stderr}"));
     (code, document)
 }
 
 fn case(name: &str) -> (String, String) {
     let dir = format!("fixtures/diff/{name}");
-    let new = if Path::new(&format!("{}/{dir}/new.tools.json", common::root().display())).exists()
+    let new = if Path::new(&format!(
+        "{}/{dir}/new.tools.json",
+        common::root().display()
+    ))
+    .exists()
     {
         format!("{dir}/new.tools.json")
     } else {
@@ -203,7 +207,10 @@ fn a_reordering_and_reformatting_is_no_change() {
     );
     assert!(lint.contains("TC405"), "{lint}");
     let (_, human, _) = common::run(common::root(), &["diff", "--no-config", &old, &new], None);
-    assert!(human.ends_with("\nno change in what the model reads\n"), "{human}");
+    assert!(
+        human.ends_with("\nno change in what the model reads\n"),
+        "{human}"
+    );
     // Near-miss: one enum value more is a change.
     let dir = common::scratch("diff-reorder-near-miss");
     let text = std::fs::read_to_string(common::root().join(&new)).unwrap();
@@ -420,27 +427,47 @@ fn git_compares_a_revision_with_the_working_tree_without_a_checkout() {
 fn json_document_has_the_documented_shape() {
     let (old, new) = case("rename");
     let (_, document) = diff_json(&[&old, &new]);
-    let keys = |value: &Value| -> Vec<String> {
-        value.as_object().unwrap().keys().cloned().collect()
-    };
+    let keys =
+        |value: &Value| -> Vec<String> { value.as_object().unwrap().keys().cloned().collect() };
     assert_eq!(
         keys(&document),
-        ["version", "toolcheck", "tokenizer", "old", "new", "summary", "files"]
+        [
+            "version",
+            "toolcheck",
+            "tokenizer",
+            "old",
+            "new",
+            "summary",
+            "files"
+        ]
     );
     assert_eq!(document["version"], 1);
     assert_eq!(
         keys(&document["summary"]),
-        ["breaking", "risky", "additive", "tools", "tokens", "findings"]
+        [
+            "breaking", "risky", "additive", "tools", "tokens", "findings"
+        ]
     );
     assert_eq!(
         keys(&document["summary"]["tools"]),
         ["added", "removed", "renamed", "changed", "unchanged"]
     );
-    assert_eq!(keys(&document["summary"]["tokens"]), ["old", "new", "delta"]);
+    assert_eq!(
+        keys(&document["summary"]["tokens"]),
+        ["old", "new", "delta"]
+    );
     let file = &document["files"][0];
     assert_eq!(
         keys(file),
-        ["old", "new", "tokens", "changes", "tools", "unchanged", "findings"]
+        [
+            "old",
+            "new",
+            "tokens",
+            "changes",
+            "tools",
+            "unchanged",
+            "findings"
+        ]
     );
     let renamed = &file["tools"][1];
     assert_eq!(
@@ -454,7 +481,9 @@ fn json_document_has_the_documented_shape() {
     assert_eq!(keys(&file["findings"]), ["new", "fixed"]);
     assert_eq!(
         keys(&file["findings"]["new"][0]),
-        ["code", "rule", "severity", "file", "line", "column", "tool", "path", "message"]
+        [
+            "code", "rule", "severity", "file", "line", "column", "tool", "path", "message"
+        ]
     );
     // The tokens add up.
     let tokens = &document["summary"]["tokens"];
@@ -488,7 +517,10 @@ fn the_action_step_writes_the_summary_and_does_not_fail_on_a_breaking_change() {
     .to_json();
     assert_eq!(action["inputs"]["diff-base"]["default"], "");
     let steps = action["runs"]["steps"].as_array().unwrap();
-    let step = steps.iter().find(|s| s["name"] == "Diff").expect("a Diff step");
+    let step = steps
+        .iter()
+        .find(|s| s["name"] == "Diff")
+        .expect("a Diff step");
     assert_eq!(step["if"], "inputs.diff-base != ''");
     let dir = repository("diff-action");
     let summary = dir.join("summary.md");
@@ -516,9 +548,15 @@ fn the_action_step_writes_the_summary_and_does_not_fail_on_a_breaking_change() {
     let output = run("HEAD");
     assert!(output.status.success(), "{output:?}");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.starts_with("::warning title=toolcheck diff::"), "{stdout}");
+    assert!(
+        stdout.starts_with("::warning title=toolcheck diff::"),
+        "{stdout}"
+    );
     let written = std::fs::read_to_string(&summary).unwrap();
-    assert!(written.starts_with("earlier steps' summary\n## toolcheck diff\n"), "{written}");
+    assert!(
+        written.starts_with("earlier steps' summary\n## toolcheck diff\n"),
+        "{written}"
+    );
     assert!(written.contains("**✖ 7 breaking**"), "{written}");
     // No such commit (a shallow checkout): the step fails.
     let output = run("no-such-commit");
@@ -534,7 +572,10 @@ fn readme_section_shows_the_workflow_with_the_base_commit() {
     let section = &section[..section.find("\n## ").unwrap_or(section.len())];
     assert!(section.contains("fetch-depth: 0"), "{section}");
     assert!(section.contains("diff-base:"), "{section}");
-    assert!(section.contains("```console"), "its examples are run by tests/readme.rs");
+    assert!(
+        section.contains("```console"),
+        "its examples are run by tests/readme.rs"
+    );
 }
 
 /// The two GitHub MCP server captures of the shared corpus: the reference server

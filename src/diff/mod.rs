@@ -1351,13 +1351,15 @@ fn compare_properties(
     depth: usize,
     out: &mut Vec<Change>,
 ) {
-    let empty = serde_json::Map::new();
-    let props = |m: &'_ serde_json::Map<String, Value>| -> serde_json::Map<String, Value> {
+    fn props<'m>(
+        m: &'m serde_json::Map<String, Value>,
+        empty: &'m serde_json::Map<String, Value>,
+    ) -> &'m serde_json::Map<String, Value> {
         m.get("properties")
             .and_then(Value::as_object)
-            .unwrap_or(&empty)
-            .clone()
-    };
+            .unwrap_or(empty)
+    }
+    let empty = serde_json::Map::new();
     let required = |m: &serde_json::Map<String, Value>| -> HashSet<String> {
         m.get("required")
             .and_then(Value::as_array)
@@ -1369,7 +1371,7 @@ fn compare_properties(
             })
             .unwrap_or_default()
     };
-    let (old_props, new_props) = (props(o), props(n));
+    let (old_props, new_props) = (props(o, &empty), props(n, &empty));
     let (old_required, new_required) = (required(o), required(n));
     let at = |key: &str| {
         if path.is_empty() {
@@ -1386,7 +1388,7 @@ fn compare_properties(
             message,
         })
     };
-    for (key, old) in &old_props {
+    for (key, old) in old_props {
         let name = at(key);
         match new_props.get(key) {
             None => push(
