@@ -107,7 +107,7 @@ fn each_risky_change_is_risky_and_fails_only_with_fail_on_risky() {
     assert_eq!(
         changes(&document),
         [
-            "risky define: token cost up 89% (38 → 72): every request carries it",
+            "risky define: token cost up 89.5% (38 → 72): every request carries it",
             "additive define: description reworded",
             "risky summarize: trigger removed: \"Use when the user pastes a long text.\"",
             "risky summarize: trigger added: \"Use when the user shares a file.\"",

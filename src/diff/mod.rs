@@ -817,7 +817,7 @@ fn token_growth(old: usize, new: usize) -> Option<Change> {
             format!("token cost up from 0 to {new}")
         } else {
             format!(
-                "token cost up {:.0}% ({old} → {new}): every request carries it",
+                "token cost up {:.1}% ({old} → {new}): every request carries it",
                 grew as f64 * 100.0 / old as f64
             )
         },
