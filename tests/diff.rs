@@ -578,6 +578,37 @@ fn readme_section_shows_the_workflow_with_the_base_commit() {
     );
 }
 
+/// A sample of the two GitHub MCP servers (copied from the corpus, with its source): the
+/// reference server's `search_code` became GitHub's own, `get_issue` is gone.
+#[test]
+fn github_sample_reads_as_a_review_would() {
+    let (old, new) = case("github");
+    let (code, document) = diff_json(&[&old, &new]);
+    assert_eq!(code, 1);
+    let all = changes(&document);
+    let worst: Vec<&str> = all
+        .iter()
+        .filter(|c| !c.starts_with("additive"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        worst,
+        [
+            "breaking get_issue: tool removed",
+            "breaking search_code: parameter `q` removed: callers that send it break",
+            "breaking search_code: parameter `per_page` removed: callers that send it break",
+            "breaking search_code: required parameter `query` added: callers that omit it break",
+            "risky search_code: trigger added: \"Best for finding exact symbols, functions, \
+             classes, or specific code patterns.\"",
+            "risky search_code: token cost up 333.3% (87 → 377): every request carries it",
+        ]
+    );
+    assert!(
+        all.contains(&"additive search_code: optional parameter `perPage` added".to_string()),
+        "{all:#?}"
+    );
+}
+
 /// The two GitHub MCP server captures of the shared corpus: the reference server
 /// (`modelcontextprotocol/servers`) as old, GitHub's own as new. Skipped without the corpus.
 #[test]
