@@ -415,8 +415,14 @@ fn read_blobs<'a>(
         return Ok(Vec::new());
     }
     let output = git(&["cat-file", "--batch"], Some(request.as_bytes()))?;
+    parse_batch(&output, count, max)
+}
+
+/// The `count` objects of a `git cat-file --batch` answer (`<object> blob <size>\n<bytes>\n`
+/// each); `None` for one larger than `max` bytes.
+fn parse_batch(output: &[u8], count: usize, max: u64) -> Result<Vec<Option<Vec<u8>>>> {
     let mut blobs = Vec::with_capacity(count);
-    let mut rest = &output[..];
+    let mut rest = output;
     let malformed = || Error::new("cannot read the output of `git cat-file --batch`");
     for _ in 0..count {
         let end = rest
@@ -435,4 +441,32 @@ fn read_blobs<'a>(
         rest = rest.get(size + 1..).unwrap_or_default();
     }
     Ok(blobs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_in_the_repository_are_resolved_in_the_text() {
+        assert_eq!(in_repository("", "tools/a.json"), "tools/a.json");
+        assert_eq!(in_repository("tools/", "a.json"), "tools/a.json");
+        assert_eq!(in_repository("tools/", "../tools/a.json"), "tools/a.json");
+        assert_eq!(in_repository("a/b/", "../../c/./d.yaml"), "c/d.yaml");
+        assert_eq!(in_repository("tools/", "."), "tools");
+        assert_eq!(in_repository("", "."), "");
+    }
+
+    #[test]
+    fn a_batch_answer_is_split_by_the_sizes_it_gives() {
+        let answer = b"aaa blob 3\nx\ny\nbbb blob 0\n\nccc blob 5\nhello\n";
+        let blobs = parse_batch(answer, 3, 4).unwrap();
+        assert_eq!(
+            blobs,
+            [Some(b"x\ny".to_vec()), Some(Vec::new()), None],
+            "the third is over the limit"
+        );
+        assert!(parse_batch(b"aaa missing\n", 1, 10).is_err());
+        assert!(parse_batch(b"aaa blob 9\nshort\n", 1, 10).is_err());
+    }
 }

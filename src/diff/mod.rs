@@ -1557,6 +1557,17 @@ mod tests {
     }
 
     #[test]
+    fn abbreviations_do_not_end_a_sentence() {
+        assert_eq!(
+            sentences("Best for vague queries (e.g. \"login fails\"). Not for code, i.e. files."),
+            [
+                "Best for vague queries (e.g. \"login fails\").",
+                "Not for code, i.e. files."
+            ]
+        );
+    }
+
+    #[test]
     fn types_narrow_and_widen() {
         let mut out = Vec::new();
         let schema = |t: Value| serde_json::json!({"type": t});
