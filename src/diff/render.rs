@@ -69,7 +69,11 @@ fn summary_lines(report: &Report) -> [String; 4] {
             s.breaking,
             s.risky,
             s.additive,
-            if s.additive == 1 { "" } else { "s" }
+            if s.breaking + s.risky + s.additive == 1 {
+                ""
+            } else {
+                "s"
+            }
         ),
         format!(
             "tools: {} added, {} removed, {} renamed, {} changed, {} unchanged",
