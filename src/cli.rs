@@ -51,6 +51,10 @@ enum Command {
     /// Where can this server ship? Each tool against each target: ✔ passes, ! ships changed
     /// (a warning), ✖ fails; exits 1 when a tool fails a target
     Compat(CompatArgs),
+    /// What a change does to what the model reads: tools added, removed, renamed, changed,
+    /// each change breaking, risky or additive, tokens and findings; exits 1 on a breaking
+    /// change
+    Diff(DiffArgs),
     /// Start MCP servers and write what each lists (`{server, instructions, tools}`) as pretty
     /// JSON, one file per server, to commit and lint offline; `--check` compares instead
     Snapshot(SnapshotArgs),
@@ -336,6 +340,49 @@ struct CompatArgs {
     stdin_filename: Option<String>,
 }
 
+#[derive(Debug, Args)]
+struct DiffArgs {
+    /// OLD and NEW: two files or two directories (files paired by their path below each);
+    /// with `--git`, the paths to compare [default: .]
+    paths: Vec<PathBuf>,
+    /// Compare PATHS at this git revision with the working tree (`REV..REV2`: with REV2),
+    /// read from git without a checkout
+    #[arg(long, value_name = "REV")]
+    git: Option<String>,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    format: DiffFormat,
+    /// Exit 1 when a change of this class (or worse) is found
+    #[arg(long, value_enum, default_value_t = DiffFailOn::Breaking)]
+    fail_on: DiffFailOn,
+    /// When to use colors in human output
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+    #[command(flatten)]
+    config: ConfigArgs,
+    #[command(flatten)]
+    discovery: DiscoveryArgs,
+    /// Token encoding
+    #[arg(long, value_parser = parse_encoding)]
+    tokenizer: Option<Encoding>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiffFormat {
+    Human,
+    Json,
+    /// For a pull request comment or `$GITHUB_STEP_SUMMARY`
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiffFailOn {
+    Breaking,
+    Risky,
+    /// Any change at all
+    Any,
+    Never,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum CompatFormat {
     Human,
@@ -457,6 +504,7 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Lint(args) => lint(args),
         Command::Tokens(args) => tokens(args),
         Command::Compat(args) => compat(args),
+        Command::Diff(args) => diff(args),
         Command::Snapshot(args) => snapshot(args),
         Command::Rules(args) => {
             let config = load_config(&args.config)?;
@@ -1309,6 +1357,74 @@ fn compat(args: CompatArgs) -> Result<i32> {
         }
     }
     Ok(if internal { 2 } else { matrix.exit_code() })
+}
+
+/// `toolcheck diff`: both sides read with the config and discovery of `lint`, and linted with
+/// the same settings.
+fn diff(args: DiffArgs) -> Result<i32> {
+    use crate::diff::{FailOn, Spec};
+    let spec = match (&args.git, args.paths.as_slice()) {
+        (Some(range), paths) => {
+            let (old, new) = match range.split_once("..") {
+                Some((old, new)) => (old.to_string(), Some(new.to_string())),
+                None => (range.clone(), None),
+            };
+            Spec::Git {
+                old,
+                new,
+                paths: paths.to_vec(),
+            }
+        }
+        (None, [old, new]) => Spec::Paths {
+            old: old.clone(),
+            new: new.clone(),
+        },
+        (None, _) => {
+            return Err(Error::new(format!(
+                "`toolcheck diff` takes OLD and NEW, got {} path{}",
+                args.paths.len(),
+                if args.paths.len() == 1 { "" } else { "s" }
+            ))
+            .with_help(
+                "give two files or two directories, or `--git REV [PATHS]` to compare PATHS at a \
+                 revision with the working tree",
+            ));
+        }
+    };
+    let (config, config_errors) = load_config_all(&args.config)?;
+    let overrides = Overrides {
+        tokenizer: args.tokenizer,
+        ..Overrides::default()
+    };
+    let (registry, linter) = Error::after(
+        config_errors,
+        registry(&config).and_then(|registry| {
+            let linter = Linter::new(&registry, &config, &overrides)?;
+            Ok((registry, linter))
+        }),
+    )?;
+    let (old, new) = crate::diff::load::load(
+        &spec,
+        &config,
+        &args.discovery.overrides(),
+        config.max_file_size,
+    )?;
+    let report = crate::diff::diff(old, new, &registry, &linter);
+    print(&match args.format {
+        DiffFormat::Human => crate::diff::render::human(&report, use_color(args.color)),
+        DiffFormat::Json => crate::diff::render::json(&report),
+        DiffFormat::Markdown => crate::diff::render::markdown(&report),
+    });
+    for error in &report.internal_errors {
+        let (file, message) = error.split_once(": ").unwrap_or((error, ""));
+        print_error(&internal_error(file, message));
+    }
+    Ok(report.exit_code(match args.fail_on {
+        DiffFailOn::Breaking => FailOn::Breaking,
+        DiffFailOn::Risky => FailOn::Risky,
+        DiffFailOn::Any => FailOn::Any,
+        DiffFailOn::Never => FailOn::Never,
+    }))
 }
 
 fn use_color(color: Color) -> bool {

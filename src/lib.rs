@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod cli;
 pub mod compat;
 pub mod config;
+pub mod diff;
 pub mod error;
 pub mod fix;
 pub mod init;

@@ -453,8 +453,8 @@ fn readme_action_snippets_use_real_inputs() {
         .collect();
     assert_eq!(
         workflows.len(),
-        3,
-        "annotations, code scanning and snapshot check recipes"
+        4,
+        "annotations, code scanning, diff (Reviewing a change) and snapshot check recipes"
     );
     let mut uploads = 0;
     for workflow in &workflows {

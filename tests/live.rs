@@ -592,7 +592,7 @@ fn ctrl_c_stops_the_servers() {
     {
         let dir = scratch("interrupt");
         let pids = dir.join("pids");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
+        let child = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
             .args(["lint", "--no-config", "--mcp", "--", &this_server()])
             .current_dir(&dir)
             .env(MODE, "slow")

@@ -21,6 +21,27 @@ pub struct MissingAntiTrigger {
     words: NamedPhrases,
 }
 
+impl MissingAntiTrigger {
+    /// Which of `sentences` say where the tool `name` stops, as this rule reads a boundary;
+    /// `names` are the tool names of its file (`toolcheck diff` compares the boundary
+    /// sentences of two versions of a description).
+    pub(crate) fn boundaries(
+        &self,
+        name: &str,
+        sentences: &[&str],
+        names: &HashSet<&str>,
+    ) -> Vec<bool> {
+        let Some(regex) = self.words.regex(name) else {
+            return vec![false; sentences.len()];
+        };
+        let siblings = Siblings { names, own: name };
+        sentences
+            .iter()
+            .map(|value| has_boundary(value, &regex, &siblings))
+            .collect()
+    }
+}
+
 impl Rule for MissingAntiTrigger {
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
         let all_names: HashSet<&str> = set

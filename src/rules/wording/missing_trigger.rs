@@ -21,6 +21,22 @@ pub struct MissingTrigger {
     only_with_guidelines: bool,
 }
 
+impl MissingTrigger {
+    /// Which of `sentences` say when to call the tool `name`, as this rule reads a trigger
+    /// (`toolcheck diff` compares the trigger sentences of two versions of a description).
+    pub(crate) fn triggers(&self, name: &str, sentences: &[&str]) -> Vec<bool> {
+        let Some(regex) = self.words.regex(name) else {
+            return vec![false; sentences.len()];
+        };
+        sentences
+            .iter()
+            .map(|value| {
+                !text::find_all(&regex, value, true).is_empty() || has_other_wording(value)
+            })
+            .collect()
+    }
+}
+
 impl Rule for MissingTrigger {
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
         let has_guidelines = tool
