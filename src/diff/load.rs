@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::config::globs::{Globs, slashed};
+use crate::config::globs::slashed;
 use crate::config::{Config, DiscoveryMode};
 use crate::error::{Error, Result};
 use crate::read::Input;
@@ -170,49 +170,35 @@ fn working_tree(
 /// (and, with `discovery: content`, the JSON and YAML files that hold tools), as `lint` reads a
 /// walked directory.
 struct Filter {
-    include: Globs,
-    exclude: Vec<Globs>,
-    content: bool,
+    discovery: Discovery,
 }
 
 impl Filter {
     fn new(config: &Config, overrides: &DiscoveryOverrides) -> Result<Filter> {
-        let cwd = Path::new(".");
-        let include = match &overrides.include {
-            Some(include) => Globs::new(cwd, include)?,
-            None => Globs::new(&config.root, &config.include)?,
-        };
-        let mut exclude = vec![match &overrides.exclude {
-            Some(exclude) => Globs::new(cwd, exclude)?,
-            None => Globs::new(&config.root, &config.exclude)?,
-        }];
-        if !overrides.extend_exclude.is_empty() {
-            exclude.push(Globs::new(cwd, &overrides.extend_exclude)?);
-        }
-        let mode = overrides.mode.unwrap_or(config.discovery);
         Ok(Filter {
-            include,
-            exclude,
-            content: mode == DiscoveryMode::Content,
+            discovery: Discovery::new(config, overrides, "diff")?,
         })
     }
 
     /// `Some(true)`: read it; `Some(false)`: skip it; `None`: read it if it holds tools.
     fn wants(&self, dir: &Path, relative: &str) -> Option<bool> {
-        let excluded = self
-            .exclude
+        let Discovery {
+            include,
+            exclude,
+            mode,
+            ..
+        } = &self.discovery;
+        let excluded = exclude
             .iter()
             .any(|globs| globs.matches(&globs.base().name(dir).join(relative)));
         if excluded {
             return Some(false);
         }
-        if self
-            .include
-            .matches(&self.include.base().name(dir).join(relative))
-        {
+        if include.matches(&include.base().name(dir).join(relative)) {
             return Some(true);
         }
-        let candidate = self.content && sniff::manifest_extension(Path::new(relative)).is_some();
+        let candidate = *mode == DiscoveryMode::Content
+            && sniff::manifest_extension(Path::new(relative)).is_some();
         if candidate { None } else { Some(false) }
     }
 }

@@ -38,10 +38,10 @@ pub struct DiscoveryOverrides {
 }
 
 pub struct Discovery {
-    include: Globs,
+    pub(crate) include: Globs,
     /// The config's or the command line's `exclude`, and `--extend-exclude`.
-    exclude: Vec<Globs>,
-    mode: DiscoveryMode,
+    pub(crate) exclude: Vec<Globs>,
+    pub(crate) mode: DiscoveryMode,
     /// The command that runs it (`toolcheck lint`), for the commands a hint suggests.
     command: String,
 }
