@@ -682,6 +682,7 @@ fn a_host_config_is_one_session_and_a_failure_does_not_stop_the_others() {
         "records": {"command": &server, "env": {MODE: "pages"}},
         "broken": {"command": &server, "env": {MODE: "crash"}},
         "bulk": {"command": &server, "args": [], "env": {MODE: "many"}},
+        "missing": {"command": "no-such-server-xyz"},
     }});
     std::fs::write(dir.join(".mcp.json"), config.to_string()).unwrap();
     let run = toolcheck(
@@ -701,13 +702,19 @@ fn a_host_config_is_one_session_and_a_failure_does_not_stop_the_others() {
     assert_eq!(report["summary"]["files"], 2);
     assert_eq!(report["summary"]["tools"], 505);
     assert!(
+        run.stderr
+            .contains("`missing`: cannot start `no-such-server-xyz`: no such command"),
+        "{}",
+        run.stderr
+    );
+    assert!(
         run.stderr.contains("`broken` exited with code 3"),
         "{}",
         run.stderr
     );
     assert!(
         run.stderr.contains(
-            "session .mcp.json (claude-code): 2 servers (1 more could not be listed), 505 tools"
+            "session .mcp.json (claude-code): 2 servers (2 more could not be listed), 505 tools"
         ),
         "{}",
         run.stderr

@@ -20,9 +20,6 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 
-/// How long a server may take to start, answer `initialize` or list a page, by default.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
 /// How many servers of a host config start at once.
 const AT_ONCE: usize = 2;
 

@@ -79,7 +79,7 @@ pub(super) async fn capture(server: &Server, timeout: Duration) -> Result<Captur
     command.process_group(0);
     let mut child = command
         .spawn()
-        .map_err(|error| cannot_start(program, &error))?;
+        .map_err(|error| cannot_start(server.name.as_deref(), program, &error))?;
     let group = Group::of(&child);
     let stderr = Tail::default();
     let stderr_read = child
@@ -302,15 +302,19 @@ async fn step<T>(
     }
 }
 
-fn cannot_start(program: &str, error: &io::Error) -> Error {
+fn cannot_start(name: Option<&str>, program: &str, error: &io::Error) -> Error {
+    // In a host config, which server it is comes first.
+    let server = name.map(|name| format!("`{name}`: ")).unwrap_or_default();
     match error.kind() {
-        io::ErrorKind::NotFound => Error::new(format!("cannot start `{program}`: no such command"))
-            .with_help("check the command's spelling and that it is on PATH"),
-        io::ErrorKind::PermissionDenied => {
-            Error::new(format!("cannot start `{program}`: permission denied"))
-                .with_help("the file must be executable")
+        io::ErrorKind::NotFound => {
+            Error::new(format!("{server}cannot start `{program}`: no such command"))
+                .with_help("check the command's spelling and that it is on PATH")
         }
-        _ => Error::new(format!("cannot start `{program}`: {error}")),
+        io::ErrorKind::PermissionDenied => Error::new(format!(
+            "{server}cannot start `{program}`: permission denied"
+        ))
+        .with_help("the file must be executable"),
+        _ => Error::new(format!("{server}cannot start `{program}`: {error}")),
     }
 }
 
