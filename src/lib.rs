@@ -19,6 +19,7 @@ pub mod parse;
 pub mod read;
 pub mod render;
 pub mod rules;
+pub mod search;
 pub mod suggest;
 pub mod suppress;
 pub mod targets;
