@@ -9,6 +9,7 @@
 //! - [`Engine::Regex`]: Anthropic's `tool_search_tool_regex`: a Python-style pattern of at
 //!   most 200 characters searched in the same fields.
 
+pub mod command;
 pub mod derive;
 pub mod docs;
 
@@ -102,7 +103,7 @@ impl Field {
     pub fn as_str(self) -> &'static str {
         match self {
             Field::NamePart => "name part",
-            Field::InNamePart => "inside a name part",
+            Field::InNamePart => "within a name part",
             Field::WholeName => "whole name",
             Field::SearchHint => "search hint",
             Field::Description => "description",
@@ -253,7 +254,10 @@ pub fn name_parts(name: &str) -> (Vec<String>, bool) {
 fn bare_name(name: &str) -> String {
     let lower = name.to_lowercase();
     match lower.strip_prefix("mcp__") {
-        Some(rest) => rest.split_once("__").map_or(rest, |(_, tool)| tool).to_string(),
+        Some(rest) => rest
+            .split_once("__")
+            .map_or(rest, |(_, tool)| tool)
+            .to_string(),
         None => lower,
     }
 }
@@ -325,7 +329,9 @@ impl Index {
         let mut bm25 = Bm25::default();
         for (index, doc) in docs.iter().enumerate() {
             by_name.entry(doc.name.clone()).or_insert(index);
-            by_lower_name.entry(doc.name.to_lowercase()).or_insert(index);
+            by_lower_name
+                .entry(doc.name.to_lowercase())
+                .or_insert(index);
             let (parts, mcp) = name_parts(&doc.name);
             let description = doc.description.to_lowercase();
             keywords.push(Keywords {
@@ -611,7 +617,8 @@ pub fn compile(pattern: &str) -> Result<regex::Regex, QueryError> {
                 .iter()
                 .any(|look| pattern.contains(look))
                 || pattern.contains("(?P=");
-            let mut message = format!("the pattern is not a regular expression toolcheck can run: {error}");
+            let mut message =
+                format!("the pattern is not a regular expression toolcheck can run: {error}");
             if unsupported {
                 message.push_str(
                     " (lookaround and backreferences are Python `re` features toolcheck does not \
@@ -639,12 +646,17 @@ mod tests {
         Index::new(vec![
             doc("mcp__slack__send_message", "Send a message to a channel."),
             doc("mcp__slack__send_file", "Upload a file to a channel."),
-            doc("mcp__slack__list_channels", "List channels a message can go to."),
+            doc(
+                "mcp__slack__list_channels",
+                "List channels a message can go to.",
+            ),
         ])
     }
 
     fn scores(index: &Index, engine: Engine, query: &str) -> Vec<(String, f64)> {
-        let answer = index.search(engine, query).unwrap_or_else(|e| panic!("{e}"));
+        let answer = index
+            .search(engine, query)
+            .unwrap_or_else(|e| panic!("{e}"));
         answer
             .hits
             .iter()
@@ -750,7 +762,9 @@ mod tests {
         assert_eq!(answer.hits.len(), 1);
         assert_eq!(answer.hits[0].doc, 1);
 
-        let answer = index.search(Engine::ClaudeCode, "mcp__slack__send").unwrap();
+        let answer = index
+            .search(Engine::ClaudeCode, "mcp__slack__send")
+            .unwrap();
         assert_eq!(answer.path, Path::McpPrefix);
         let docs: Vec<usize> = answer.hits.iter().map(|h| h.doc).collect();
         assert_eq!(docs, vec![0, 1]);
@@ -883,6 +897,12 @@ mod tests {
         for engine in [Engine::ClaudeCode, Engine::Bm25, Engine::Regex] {
             assert!(index.search(engine, "").unwrap().hits.is_empty());
         }
-        assert!(slack().search(Engine::ClaudeCode, "  + ").unwrap().hits.is_empty());
+        assert!(
+            slack()
+                .search(Engine::ClaudeCode, "  + ")
+                .unwrap()
+                .hits
+                .is_empty()
+        );
     }
 }
