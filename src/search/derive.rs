@@ -179,8 +179,31 @@ pub fn name_words(tool: &str) -> Vec<String> {
     out
 }
 
+/// How many of the first sentence's words a derived query keeps: a model's search is a few
+/// words, and more words let other tools' name parts outscore the tool's own.
+pub const SENTENCE_WORDS: usize = 4;
+
+/// A word as a model would search with it: the base form of a verb or noun in `-s`
+/// (`sends` → `send`, `multiplies` → `multiply`, `labels` → `label`), which tool search's
+/// substring match still finds in plural name parts. A light suffix rule, not a stemmer.
+pub fn base_form(word: &str) -> String {
+    let keep = ["ss", "us", "is", "os", "as"];
+    if word.len() <= 3 || keep.iter().any(|end| word.ends_with(end)) {
+        return word.to_string();
+    }
+    if let Some(stem) = word.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for end in ["sses", "xes", "ches", "shes", "zes"] {
+        if word.ends_with(end) {
+            return word[..word.len() - 2].to_string();
+        }
+    }
+    word.strip_suffix('s').unwrap_or(word).to_string()
+}
+
 /// The queries derived from one tool: its name's words, and its first sentence's content
-/// words (at most 6).
+/// words (at most [`SENTENCE_WORDS`], the leading verb in its base form).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Derived {
     pub name: Vec<String>,
@@ -190,7 +213,27 @@ pub struct Derived {
 pub fn derive(tool: &str, description: &str) -> Derived {
     Derived {
         name: name_words(tool),
-        sentence: content_words(first_sentence(description), 6),
+        sentence: {
+            let mut words: Vec<String> = Vec::new();
+            let sentence = first_sentence(description);
+            // The first word is the verb of most first sentences (`Sends a request`), which
+            // a query writes in its base form; the others stay as written.
+            let leads = sentence
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .find(|word| !word.is_empty())
+                .map(str::to_ascii_lowercase);
+            for word in content_words(sentence, SENTENCE_WORDS) {
+                let word = if Some(&word) == leads.as_ref() {
+                    base_form(&word)
+                } else {
+                    word
+                };
+                if !words.contains(&word) {
+                    words.push(word);
+                }
+            }
+            words
+        },
     }
 }
 
@@ -228,7 +271,21 @@ mod tests {
         assert_eq!(derived.name, vec!["get", "file", "contents"]);
         assert_eq!(
             derived.sentence,
-            vec!["contents", "file", "directory", "github", "repository"]
+            vec!["contents", "file", "directory", "github"]
         );
+        assert_eq!(
+            derive("multiply", "Multiplies two integers. More.").sentence,
+            vec!["multiply", "integers"]
+        );
+        for (word, base) in [
+            ("sends", "send"),
+            ("access", "access"),
+            ("status", "status"),
+            ("searches", "search"),
+            ("boxes", "box"),
+            ("has", "has"),
+        ] {
+            assert_eq!(base_form(word), base);
+        }
     }
 }

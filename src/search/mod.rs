@@ -395,6 +395,17 @@ impl Index {
         }
     }
 
+    /// Every tool `query`'s words find under `engine`, skipping claude-code's `select:`,
+    /// exact-name and `mcp__` paths: what the words alone score (for derived queries, which
+    /// are words, not names).
+    pub fn search_words(&self, engine: Engine, query: &str) -> Result<Answer, QueryError> {
+        match engine {
+            Engine::ClaudeCode => Ok(self.keywords(query, false)),
+            Engine::ClaudeCode21 => Ok(self.keywords(query, true)),
+            _ => self.search(engine, query),
+        }
+    }
+
     fn answer(path: Path, hits: Vec<Hit>) -> Answer {
         Answer {
             path,
@@ -446,6 +457,12 @@ impl Index {
                 .collect();
             return Self::answer(Path::McpPrefix, hits);
         }
+        self.keywords(&lower, whole_name_bonus)
+    }
+
+    /// Claude Code's keyword scoring of a lower-case query.
+    fn keywords(&self, query: &str, whole_name_bonus: bool) -> Answer {
+        let lower = query.to_lowercase();
         let mut required = Vec::new();
         let mut terms: Vec<String> = Vec::new();
         for word in lower.split_whitespace() {
