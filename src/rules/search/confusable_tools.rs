@@ -194,14 +194,20 @@ impl ConfusableTools {
                         percent(share_ba),
                         percent(share_ab)
                     ),
-                    help: format!(
-                        "say in each name and first sentence what sets it apart (and when to \
-                         use the other); words only `{}` has: {}; only `{}`: {}",
-                        doc_b.name,
-                        list(&only_b),
-                        doc_a.name,
-                        list(&only_a)
-                    ),
+                    help: if only_a.is_empty() && only_b.is_empty() {
+                        "their names and first sentences have no word the other lacks: say in \
+                         each what it is for, and when to use the other instead"
+                            .to_string()
+                    } else {
+                        format!(
+                            "say in each name and first sentence what sets it apart (and when \
+                             to use the other); words only `{}` has: {}; only `{}`: {}",
+                            doc_b.name,
+                            list(&only_b),
+                            doc_a.name,
+                            list(&only_a)
+                        )
+                    },
                 });
             }
         }

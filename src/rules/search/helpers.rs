@@ -69,20 +69,23 @@ pub fn number(score: f64) -> String {
     }
 }
 
-/// `name` (score: term field +w, ...), for a message.
-pub fn explain(index: &Index, hit: &Hit) -> String {
-    let why: Vec<String> = hit
+/// `score: term field +w, ...`: what a hit scored and why.
+pub fn why(hit: &Hit) -> String {
+    let terms: Vec<String> = hit
         .why
         .iter()
         .map(|m| format!("`{}` {} +{}", m.term, m.field.as_str(), number(m.weight)))
         .collect();
-    format!(
-        "`{}` ({}{}{})",
-        index.docs[hit.doc].name,
-        number(hit.score),
-        if why.is_empty() { "" } else { ": " },
-        why.join(", ")
-    )
+    if terms.is_empty() {
+        number(hit.score)
+    } else {
+        format!("{}: {}", number(hit.score), terms.join(", "))
+    }
+}
+
+/// `` `name` (score: term field +w, ...) ``, for a message.
+pub fn explain(index: &Index, hit: &Hit) -> String {
+    format!("`{}` ({})", index.docs[hit.doc].name, why(hit))
 }
 
 /// `1st`, `2nd`, `3rd`, `11th`.

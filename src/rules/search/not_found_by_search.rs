@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use super::helpers::{Searched, explain, of_session, of_set, ordinal};
+use super::helpers::{Searched, explain, of_session, of_set, ordinal, why};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
 use crate::normalize::ToolSet;
@@ -82,8 +82,11 @@ impl NotFoundBySearch {
                     ),
                     None => format!(
                         "search query `{query}` does not find `{seen}` at all with {engine} \
-                         ({} tools searched)",
-                        searched.index.len()
+                         ({} searched)",
+                        match searched.index.len() {
+                            1 => "1 tool".to_string(),
+                            count => format!("{count} tools"),
+                        }
                     ),
                 };
                 let above: Vec<String> = answer
