@@ -96,12 +96,7 @@ impl NotFoundBySearch {
                     .map(|hit| explain(&searched.index, hit))
                     .collect();
                 let own = rank
-                    .map(|rank| {
-                        format!(
-                            "; `{seen}` scores {}",
-                            explain(&searched.index, &answer.hits[rank])
-                        )
-                    })
+                    .map(|rank| format!("; it scores {}", why(&answer.hits[rank])))
                     .unwrap_or_default();
                 let help = if above.is_empty() {
                     format!(
