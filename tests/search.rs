@@ -438,3 +438,79 @@ fn benchmark_10000_tools() {
         );
     }
 }
+
+/// The derived-query report over the corpus's MCP servers as one `claude-code` session: how
+/// many tools each derived query finds in the top 5. Prints; run with
+/// `cargo test --release --test search -- --ignored --nocapture derived_query_report`.
+#[test]
+#[ignore]
+fn derived_query_report() {
+    use toolcheck::search::derive::derive;
+    use toolcheck::search::docs::{Naming, docs_of};
+    use toolcheck::search::{Engine, Index};
+    let corpora = common::root().join("../shared/corpora/mcp");
+    if !corpora.is_dir() {
+        eprintln!("skipped: no ../shared/corpora (they are not part of a clone)");
+        return;
+    }
+    let registry = toolcheck::catalog::Registry::builtin().unwrap();
+    let host = toolcheck::targets::find("claude-code").unwrap();
+    let wire = toolcheck::rules::targets::helpers::wire_of(&host);
+    let mut files: Vec<_> = std::fs::read_dir(&corpora)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .collect();
+    files.sort();
+    let mut docs = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let server = toolcheck::config::sessions::server_of_path(&name);
+        let input = toolcheck::read::Input {
+            name: name.clone(),
+            bytes: std::fs::read(&path).unwrap(),
+        };
+        let naming = Naming {
+            wire,
+            server: Some(&server),
+        };
+        if let Ok(found) = toolcheck::lint::with_tool_set(
+            input,
+            &registry,
+            toolcheck::tokens::Encoding::O200kBase,
+            |set| docs_of(set, &name, &naming),
+        ) {
+            docs.extend(found.into_iter().map(|(_, doc)| doc));
+        }
+    }
+    let index = Index::new(docs);
+    let rank = |doc: usize, query: &str| {
+        let answer = index.search_words(Engine::ClaudeCode, query).unwrap();
+        answer.rank_of(doc).map(|at| {
+            answer.hits[..at]
+                .iter()
+                .filter(|hit| index.docs[hit.doc].name != index.docs[doc].name)
+                .count()
+        })
+    };
+    let (mut by_name, mut by_sentence, mut by_either, mut judged) = (0, 0, 0, 0);
+    for doc in 0..index.len() {
+        let own = &index.docs[doc];
+        let derived = derive(&own.tool, &own.description);
+        if derived.sentence.len() < 2 {
+            continue;
+        }
+        judged += 1;
+        let name = rank(doc, &derived.name.join(" ")).is_some_and(|r| r < 5);
+        let sentence = rank(doc, &derived.sentence.join(" ")).is_some_and(|r| r < 5);
+        by_name += usize::from(name);
+        by_sentence += usize::from(sentence);
+        by_either += usize::from(name || sentence);
+    }
+    eprintln!(
+        "{} tools, {judged} with a first sentence of 2+ content words: found in the top 5 by \
+         their name's words {by_name}, by their first sentence's {by_sentence}, by either \
+         {by_either}",
+        index.len()
+    );
+}

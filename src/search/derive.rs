@@ -94,6 +94,7 @@ const STOP_WORDS: &[&str] = &[
     "to",
     "tool",
     "tools",
+    "two",
     "under",
     "use",
     "used",
