@@ -578,6 +578,44 @@ impl Index {
         Self::answer(Path::Scored, hits)
     }
 
+    /// BM25 scores of `query` without the "why": `scores[doc]` is set for every doc in
+    /// `touched` (both cleared first; `scores` is resized to the index). For checks that run
+    /// one query per tool: no allocation per posting, no sort.
+    pub fn bm25_scores(&self, query: &str, scores: &mut Vec<f64>, touched: &mut Vec<usize>) {
+        for &doc in touched.iter() {
+            if let Some(score) = scores.get_mut(doc) {
+                *score = 0.0;
+            }
+        }
+        touched.clear();
+        scores.resize(self.docs.len(), 0.0);
+        let n = self.docs.len() as f64;
+        let mut seen = HashSet::new();
+        for term in tokens(query) {
+            if !seen.insert(term.clone()) {
+                continue;
+            }
+            let Some(postings) = self.bm25.postings.get(&term) else {
+                continue;
+            };
+            let df = postings.len() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for &(doc, counts) in postings {
+                let tf = f64::from(counts.total());
+                let length = self.bm25.lengths[doc] as f64;
+                let norm = if self.bm25.average > 0.0 {
+                    1.0 - B + B * length / self.bm25.average
+                } else {
+                    1.0
+                };
+                if scores[doc] == 0.0 {
+                    touched.push(doc);
+                }
+                scores[doc] += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+            }
+        }
+    }
+
     /// Python's `re.search` over each field; a tool scores one per field that matches.
     fn regex(&self, pattern: &str) -> Result<Answer, QueryError> {
         let regex = compile(pattern)?;
@@ -868,6 +906,13 @@ mod tests {
         };
         let expected = part(idf_read, 2.0, 11.0) + part(idf_file, 3.0, 11.0);
         assert!((answer.hits[0].score - expected).abs() < 1e-9);
+        // The scores alone agree, and a second query starts from zero.
+        let (mut all, mut touched) = (Vec::new(), Vec::new());
+        index.bm25_scores("list", &mut all, &mut touched);
+        index.bm25_scores("read file", &mut all, &mut touched);
+        assert!((all[0] - expected).abs() < 1e-9);
+        assert_eq!(all[1], 0.0);
+        assert_eq!(touched.len(), 2);
         // list_dir has neither word.
         assert!(answer.rank_of(1).is_none());
         // The why splits `file` over the name, description and argument description.

@@ -35,31 +35,16 @@ struct Finding<'a> {
     help: String,
 }
 
-/// The derived query of each doc, and each one's score for its own query.
-fn queries(searched: &Searched<'_, '_>) -> Vec<(String, f64)> {
-    searched
-        .index
-        .docs
-        .iter()
-        .enumerate()
-        .map(|(doc, own)| {
-            let derived = derive(&own.tool, &own.description);
-            let mut words = derived.name;
-            for word in derived.sentence {
-                if !words.contains(&word) {
-                    words.push(word);
-                }
-            }
-            let query = words.join(" ");
-            let score = searched
-                .index
-                .search(Engine::Bm25, &query)
-                .ok()
-                .and_then(|answer| answer.hits.into_iter().find(|hit| hit.doc == doc))
-                .map_or(0.0, |hit| hit.score);
-            (query, score)
-        })
-        .collect()
+/// The derived query of each doc: its name's words, then its first sentence's.
+fn query_of(doc: &crate::search::Doc) -> String {
+    let derived = derive(&doc.tool, &doc.description);
+    let mut words = derived.name;
+    for word in derived.sentence {
+        if !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    words.join(" ")
 }
 
 /// The content words of a tool's name and first sentence that the other's name and whole
@@ -131,19 +116,22 @@ impl ConfusableTools {
         if searched.index.len() < 2 {
             return findings;
         }
-        let queries = queries(searched);
-        // share[a] holds (b, score of b for a's query / a's own score) for b close to a.
-        let mut close: Vec<Vec<(usize, f64)>> = vec![Vec::new(); queries.len()];
-        for (a, (query, own)) in queries.iter().enumerate() {
-            if *own <= 0.0 {
+        // close[a] holds (b, score of b for a's query / a's own score) for b close to a.
+        let count = searched.index.len();
+        let mut close: Vec<Vec<(usize, f64)>> = vec![Vec::new(); count];
+        let (mut scores, mut touched) = (Vec::new(), Vec::new());
+        for (a, close_a) in close.iter_mut().enumerate() {
+            let query = query_of(&searched.index.docs[a]);
+            searched
+                .index
+                .bm25_scores(&query, &mut scores, &mut touched);
+            let own = scores[a];
+            if own <= 0.0 {
                 continue;
             }
-            let Ok(answer) = searched.index.search(Engine::Bm25, query) else {
-                continue;
-            };
-            for hit in answer.hits {
-                if hit.doc != a && hit.score >= self.similarity * own {
-                    close[a].push((hit.doc, hit.score / own));
+            for &b in &touched {
+                if b != a && scores[b] >= self.similarity * own {
+                    close_a.push((b, scores[b] / own));
                 }
             }
         }
