@@ -244,7 +244,7 @@ struct CompatArgs {
 struct SearchArgs {
     /// The query as the model would write it (for `--engine regex`, a Python-style pattern)
     query: String,
-    /// Files or directories; default: the current directory
+    /// Files or directories (`-` reads standard input); default: the current directory
     paths: Vec<PathBuf>,
     /// `claude-code` (Claude Code's ToolSearch), `claude-code-2.1` (with its whole-name bonus),
     /// `bm25` or `regex` (Anthropic's server-side tool search)
@@ -260,7 +260,8 @@ struct SearchArgs {
     #[arg(long, value_name = "NAME", conflicts_with = "paths")]
     session: Option<String>,
     /// The server name hosts prefix tool names with (`mcp__<server>__<tool>`); default: the
-    /// file's session, else its `server` key, else (for an MCP file) its file name
+    /// session's (with `--session`), else the file's `server` key, else (for an MCP file) its
+    /// file name up to the first dot (`server` for standard input)
     #[arg(long, value_name = "NAME")]
     server_name: Option<String>,
     #[command(flatten)]

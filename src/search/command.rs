@@ -69,7 +69,13 @@ pub fn load(
                 .map(str::to_string)
                 .or(session_server)
                 .or(own)
-                .or_else(|| is_server(set).then(|| crate::config::sessions::server_of_path(&name)));
+                .or_else(|| {
+                    // Standard input has no file name to take the server's from.
+                    is_server(set).then(|| match name.as_str() {
+                        "-" => "server".to_string(),
+                        name => crate::config::sessions::server_of_path(name),
+                    })
+                });
             let naming = Naming {
                 wire,
                 server: server.as_deref(),
