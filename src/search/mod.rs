@@ -427,10 +427,15 @@ impl Index {
     fn claude_code(&self, query: &str, whole_name_bonus: bool) -> Answer {
         let query = query.trim();
         let lower = query.to_lowercase();
-        if let Some(list) = lower.strip_prefix("select:") {
-            let offset = query.len() - list.len();
+        // `select:` in any case; the names after it as written (lower-casing can change a
+        // text's length, so the original is sliced by the prefix's own length).
+        let selected = query
+            .get(..7)
+            .filter(|prefix| prefix.eq_ignore_ascii_case("select:"))
+            .map(|_| &query[7..]);
+        if let Some(list) = selected {
             let mut seen = HashSet::new();
-            let hits = query[offset..]
+            let hits = list
                 .split(',')
                 .map(str::trim)
                 .filter(|name| !name.is_empty())
@@ -951,6 +956,27 @@ mod tests {
             tokens("listIssues: get_file-contents, v2 Ünïcode"),
             vec!["list", "issues", "get", "file", "contents", "v2", "ünïcode"]
         );
+    }
+
+    #[test]
+    fn queries_whose_lower_case_is_longer_do_not_panic() {
+        // `İ` lower-cases to two characters: the `select:` list is sliced from the original.
+        let index = Index::new(vec![doc("İx", "Dotted İ."), doc("mcp__s__ẞ", "Sharp ß.")]);
+        for query in [
+            "İİİİİİİİ select:",
+            "SELECT:İx",
+            "select:",
+            "İ",
+            "+İ ẞ",
+            "mcp__s__ẞ",
+        ] {
+            for engine in [Engine::ClaudeCode, Engine::ClaudeCode21, Engine::Bm25] {
+                let _ = index.search(engine, query).unwrap();
+            }
+        }
+        let answer = index.search(Engine::ClaudeCode, "SELECT:İx").unwrap();
+        assert_eq!(answer.path, Path::Select);
+        assert_eq!(answer.hits.len(), 1);
     }
 
     #[test]
