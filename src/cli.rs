@@ -58,6 +58,9 @@ enum Command {
     /// Start MCP servers and write what each lists (`{server, instructions, tools}`) as pretty
     /// JSON, one file per server, to commit and lint offline; `--check` compares instead
     Snapshot(SnapshotArgs),
+    /// Will the model find it? Rank the tools as a host's or provider's tool search would for
+    /// QUERY, with why each scores; exits 1 when nothing is found
+    Search(SearchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -396,6 +399,45 @@ enum TokensFormat {
 }
 
 #[derive(Debug, Args)]
+struct SearchArgs {
+    /// The query as the model would write it (for `--engine regex`, a Python-style pattern)
+    query: String,
+    /// Files or directories (`-` reads standard input); default: the current directory
+    paths: Vec<PathBuf>,
+    /// `claude-code` (Claude Code's ToolSearch), `claude-code-2.1` (with its whole-name bonus),
+    /// `bm25` or `regex` (Anthropic's server-side tool search)
+    #[arg(long, value_enum, default_value_t = SearchEngine::ClaudeCode)]
+    engine: SearchEngine,
+    /// How many results to show [default: what the engine returns: 5, 3 for bm25]
+    #[arg(long, value_name = "N")]
+    top: Option<usize>,
+    #[arg(long, value_enum, default_value_t = CompatFormat::Human)]
+    format: CompatFormat,
+    /// Search the files of this session of toolcheck.yaml (`sessions:`), named as its host
+    /// sends them
+    #[arg(long, value_name = "NAME", conflicts_with = "paths")]
+    session: Option<String>,
+    /// The server name hosts prefix tool names with (`mcp__<server>__<tool>`); default: the
+    /// session's (with `--session`), else the file's `server` key, else (for an MCP file) its
+    /// file name up to the first dot (`server` for standard input)
+    #[arg(long, value_name = "NAME")]
+    server_name: Option<String>,
+    #[command(flatten)]
+    config: ConfigArgs,
+    #[command(flatten)]
+    discovery: DiscoveryArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SearchEngine {
+    ClaudeCode,
+    #[value(name = "claude-code-2.1")]
+    ClaudeCode21,
+    Bm25,
+    Regex,
+}
+
+#[derive(Debug, Args)]
 struct RulesArgs {
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
     format: ListFormat,
@@ -506,6 +548,7 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Compat(args) => compat(args),
         Command::Diff(args) => diff(args),
         Command::Snapshot(args) => snapshot(args),
+        Command::Search(args) => search(args),
         Command::Rules(args) => {
             let config = load_config(&args.config)?;
             let registry = registry(&config)?;
@@ -1451,4 +1494,70 @@ fn print(text: &str) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
+}
+
+/// `toolcheck search`: the files' (or a session's) tools in one index, one query.
+fn search(args: SearchArgs) -> Result<i32> {
+    use crate::search::{Engine, command};
+    let engine = match args.engine {
+        SearchEngine::ClaudeCode => Engine::ClaudeCode,
+        SearchEngine::ClaudeCode21 => Engine::ClaudeCode21,
+        SearchEngine::Bm25 => Engine::Bm25,
+        SearchEngine::Regex => Engine::Regex,
+    };
+    if engine == Engine::Regex {
+        crate::search::compile(&args.query).map_err(|error| {
+            Error::new(error.0).with_help("write the pattern as Python's `re` would take it")
+        })?;
+    }
+    let config = load_config(&args.config)?;
+    let registry = registry(&config)?;
+    let (inputs, servers, host) = match &args.session {
+        Some(name) => {
+            let (inputs, servers, host) = command::session_inputs(&config, name)?;
+            (inputs, Some(servers), Some(host))
+        }
+        None => {
+            let found = discover(&config, &args.discovery, &args.paths, "search")?;
+            let inputs = read_targets(&found, None, config.max_file_size)?;
+            let host = if engine.host_names() {
+                Some(crate::targets::find("claude-code")?)
+            } else {
+                None
+            };
+            (inputs, None, host)
+        }
+    };
+    let loaded = command::load(
+        inputs,
+        &registry,
+        config.tokenizer,
+        &command::Load {
+            engine,
+            host,
+            server_name: args.server_name.as_deref(),
+            servers,
+        },
+    );
+    for unread in &loaded.unread {
+        eprintln!("warning: no tools read from {unread}");
+    }
+    if loaded.index.is_empty() {
+        return Err(Error::new("no tools to search in the given files")
+            .with_help("name MCP `tools/list` captures or tool manifests"));
+    }
+    let answer = loaded
+        .index
+        .search(engine, &args.query)
+        .map_err(|error| Error::new(error.0))?;
+    let top = args.top.unwrap_or(engine.default_top());
+    print(&match args.format {
+        CompatFormat::Json => {
+            command::render_json(&loaded.index, &answer, &args.query, engine, top)
+        }
+        CompatFormat::Human => {
+            command::render_human(&loaded.index, &answer, &args.query, engine, top)
+        }
+    });
+    Ok(if answer.hits.is_empty() { 1 } else { 0 })
 }

@@ -20,6 +20,7 @@ pub mod parse;
 pub mod read;
 pub mod render;
 pub mod rules;
+pub mod search;
 pub mod snapshot;
 pub mod suggest;
 pub mod suppress;

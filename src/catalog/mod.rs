@@ -64,6 +64,7 @@ pub enum Family {
     Schema,
     Names,
     Targets,
+    Search,
 }
 
 impl Family {
@@ -76,6 +77,7 @@ impl Family {
             Family::Schema => "schema",
             Family::Names => "names",
             Family::Targets => "targets",
+            Family::Search => "search",
         }
     }
 }

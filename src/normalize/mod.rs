@@ -57,6 +57,8 @@ pub struct Tool<'a> {
     pub defer_loading: bool,
     pub always_load: bool,
     pub search_hint: Option<&'a Entry>,
+    /// Queries tool search must find the tool with (`not-found-by-search`).
+    pub search_queries: Option<&'a Entry>,
 }
 
 /// A model-facing text of a tool: which field, and the string node.
@@ -91,6 +93,7 @@ impl<'a> Tool<'a> {
             defer_loading: false,
             always_load: false,
             search_hint: None,
+            search_queries: None,
         }
     }
 
@@ -186,6 +189,7 @@ const NATIVE_TOOL_KEYS: &[&str] = &[
     "defer_loading",
     "always_load",
     "search_hint",
+    "search_queries",
 ];
 
 const NATIVE_SET_KEYS: &[&str] = &["tools", "instructions", "server"];
@@ -455,6 +459,9 @@ fn read_tool<'a>(node: &'a Node, dialect: Dialect, set: &mut ToolSet<'a>, ctx: &
     let defer_loading = flag("defer_loading", ctx);
     let always_load = flag("always_load", ctx);
     let search_hint = string("search_hint", Field::Description, ctx);
+    let search_queries = node
+        .entry("search_queries")
+        .and_then(|entry| typed(entry, Expect::StringList, Field::File, ctx));
     if dialect == Dialect::Native {
         unknown_keys(node, NATIVE_TOOL_KEYS, Field::File, ctx);
     }
@@ -475,6 +482,7 @@ fn read_tool<'a>(node: &'a Node, dialect: Dialect, set: &mut ToolSet<'a>, ctx: &
         defer_loading,
         always_load,
         search_hint,
+        search_queries,
     });
 }
 

@@ -6,6 +6,7 @@ pub mod budget;
 pub mod meta;
 pub mod names;
 pub mod schema;
+pub mod search;
 pub mod security;
 pub mod targets;
 pub mod wording;

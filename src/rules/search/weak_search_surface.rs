@@ -1,0 +1,189 @@
+//! The check of `weak-search-surface`. Its code, docs and default options are in
+//! `rules/search/weak-search-surface.yaml`.
+
+use serde::Deserialize;
+
+use super::helpers::{Searched, explain, of_session, of_set};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
+use crate::normalize::ToolSet;
+use crate::parse::Node;
+use crate::search::Engine;
+use crate::search::derive::derive;
+
+/// The host that defers every MCP tool of a session behind its tool search.
+const DEFERRING_HOST: &str = "claude-code";
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct WeakSearchSurface {
+    engine: Engine,
+    /// How many results count as found; default: what the engine returns.
+    top: Option<usize>,
+    /// Sets and sessions with fewer tools are not judged (any query finds a tool among few).
+    min_tools: usize,
+}
+
+struct Finding<'a> {
+    set: usize,
+    tool: &'a str,
+    at: &'a Node,
+    message: String,
+    help: String,
+}
+
+impl WeakSearchSurface {
+    /// How many other tools `query` ranks above `doc` when that is `top` or more (`None`
+    /// inside: not found at all), with the answer; `None` when `doc` is found. Ties keep the
+    /// tools' order, as Claude Code's sort does (a session's files in their order); another
+    /// tool of the same name does not count (`duplicate-tool-name`'s).
+    fn rank(
+        &self,
+        searched: &Searched<'_, '_>,
+        doc: usize,
+        query: &str,
+        top: usize,
+    ) -> Option<(Option<usize>, crate::search::Answer)> {
+        let answer = searched.index.search_words(self.engine, query).ok()?;
+        let own = &searched.index.docs[doc].name;
+        let rank = answer.rank_of(doc).map(|at| {
+            answer.hits[..at]
+                .iter()
+                .filter(|hit| searched.index.docs[hit.doc].name != *own)
+                .count()
+        });
+        if rank.is_some_and(|rank| rank < top) {
+            return None;
+        }
+        Some((rank, answer))
+    }
+
+    /// `all`: judge every tool (a session of a host that defers them); else only the tools
+    /// marked `defer_loading`.
+    fn check<'a>(&self, searched: &Searched<'_, 'a>, all: bool) -> Vec<Finding<'a>> {
+        let top = self.top.unwrap_or(self.engine.default_top()).max(1);
+        let mut findings = Vec::new();
+        if searched.index.len() < self.min_tools.max(top + 1) {
+            return findings;
+        }
+        for (doc, &(set, tool)) in searched.owners.iter().enumerate() {
+            if !all && !tool.defer_loading {
+                continue;
+            }
+            let Some(name_node) = tool.name.map(|entry| &entry.value) else {
+                continue;
+            };
+            let own = &searched.index.docs[doc];
+            let derived = derive(&own.tool, &own.description);
+            if derived.sentence.len() < 2 {
+                // Too few words to search with (no description, or one in another language):
+                // `missing-description` and `no-english-keywords` say so.
+                continue;
+            }
+            let sentence = derived.sentence.join(" ");
+            let name = derived.name.join(" ");
+            let Some((sentence_rank, answer)) = self.rank(searched, doc, &sentence, top) else {
+                continue;
+            };
+            // A tool its own name's words find is found: a model that knows what it wants
+            // often writes the name's words.
+            let Some((name_rank, _)) = self.rank(searched, doc, &name, top) else {
+                continue;
+            };
+            let engine = self.engine.as_str();
+            let place = |rank: Option<usize>| match rank {
+                Some(rank) => format!("{rank} tools rank above it"),
+                None => "it is not found".to_string(),
+            };
+            let above: Vec<String> = answer
+                .hits
+                .iter()
+                .filter(|hit| hit.doc != doc)
+                .take(3)
+                .map(|hit| explain(&searched.index, hit))
+                .collect();
+            let split = if self.engine.host_names()
+                && own.name.starts_with("mcp__")
+                && own
+                    .tool
+                    .contains(|c: char| c == '-' || c.is_ascii_uppercase())
+            {
+                format!(
+                    "; Claude Code splits an MCP tool's name only at `_`, so `{}` is {} to it: \
+                     `{}` would make each word a name part",
+                    own.tool,
+                    if own.tool.contains('_') {
+                        "few long words"
+                    } else {
+                        "one word"
+                    },
+                    derived.name.join("_")
+                )
+            } else {
+                String::new()
+            };
+            findings.push(Finding {
+                set,
+                tool: tool.name(),
+                at: name_node,
+                message: format!(
+                    "neither the words of `{}`'s name nor those of its first sentence find it \
+                     with {engine}: `{name}`: {}; `{sentence}`: {} (of {} tools; the model \
+                     sees the top {top})",
+                    own.name,
+                    place(name_rank),
+                    place(sentence_rank),
+                    searched.index.len()
+                ),
+                help: format!(
+                    "found first for `{sentence}`: {}; start the description with what this \
+                     tool does that the others do not, in the words a model would search \
+                     for{split}",
+                    above.join(", ")
+                ),
+            });
+        }
+        findings
+    }
+}
+
+fn report(ctx: &mut Ctx<'_>, finding: &Finding<'_>) {
+    ctx.set_tool(Some(finding.tool));
+    ctx.report(
+        Field::Name,
+        Target::Value(finding.at),
+        finding.message.clone(),
+    )
+    .help(finding.help.clone());
+    ctx.set_tool(None);
+}
+
+impl Rule for WeakSearchSurface {
+    fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
+        // Only deferred tools are searched for; a file's other tools are in the context.
+        if ctx.in_session || !set.tools.iter().any(|tool| tool.defer_loading) {
+            return;
+        }
+        let searched = of_set(set, ctx, self.engine);
+        for finding in self.check(&searched, false) {
+            report(ctx, &finding);
+        }
+    }
+
+    fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
+        // Claude Code defers MCP tools and finds them with ToolSearch; under another host only
+        // the tools marked `defer_loading` are searched for.
+        let all = &*session.host.name == DEFERRING_HOST;
+        if !all
+            && !sets
+                .iter()
+                .any(|set| set.set.tools.iter().any(|tool| tool.defer_loading))
+        {
+            return;
+        }
+        let searched = of_session(session, sets);
+        for finding in self.check(&searched, all) {
+            report(ctx.file(finding.set), &finding);
+        }
+    }
+}

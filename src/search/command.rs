@@ -1,0 +1,293 @@
+//! `toolcheck search QUERY PATHS...`: the files' tools (or a session's) ranked as an engine
+//! would rank them, with the reason of each score.
+
+use std::fmt::Write;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::catalog::Registry;
+use crate::config::Config;
+use crate::config::sessions::{Sessions, session_files};
+use crate::error::{Error, Result};
+use crate::read::Input;
+use crate::read::discover::Target;
+use crate::targets::Profile;
+use crate::tokens::Encoding;
+
+use super::docs::{Naming, docs_of, is_server};
+use super::{Answer, Engine, Hit, Index, Path};
+
+/// Version of the JSON document; bumped only on incompatible changes.
+const VERSION: u32 = 1;
+
+/// Where the tools come from and how their names are written.
+pub struct Load<'a> {
+    pub engine: Engine,
+    /// The host whose wire names the engine sees (a session's host; `claude-code` for the
+    /// claude-code engines).
+    pub host: Option<Arc<Profile>>,
+    /// `--server-name`.
+    pub server_name: Option<&'a str>,
+    /// A session's server name of each input, in order.
+    pub servers: Option<Vec<String>>,
+}
+
+/// The index, and the files that held no tools (with why).
+pub struct Loaded {
+    pub index: Index,
+    pub unread: Vec<String>,
+}
+
+/// Reads every input's tools into one index.
+pub fn load(
+    inputs: Vec<Input>,
+    registry: &Registry,
+    encoding: Encoding,
+    load: &Load<'_>,
+) -> Loaded {
+    let wire = load
+        .host
+        .as_deref()
+        .and_then(crate::rules::targets::helpers::wire_of);
+    let mut docs = Vec::new();
+    let mut unread = Vec::new();
+    for (index, input) in inputs.into_iter().enumerate() {
+        let name = input.name.clone();
+        let session_server = load
+            .servers
+            .as_ref()
+            .and_then(|servers| servers.get(index))
+            .cloned();
+        let result = crate::lint::with_tool_set(input, registry, encoding, |set| {
+            let own = set
+                .server
+                .and_then(|entry| entry.value.as_str())
+                .map(str::to_string);
+            let server = load
+                .server_name
+                .map(str::to_string)
+                .or(session_server)
+                .or(own)
+                .or_else(|| {
+                    // Standard input has no file name to take the server's from.
+                    is_server(set).then(|| match name.as_str() {
+                        "-" => "server".to_string(),
+                        name => crate::config::sessions::server_of_path(name),
+                    })
+                });
+            let naming = Naming {
+                wire,
+                server: server.as_deref(),
+            };
+            docs_of(set, &name, &naming)
+                .into_iter()
+                .map(|(_, doc)| doc)
+                .collect::<Vec<_>>()
+        });
+        match result {
+            Ok(found) => docs.extend(found),
+            Err(none) => unread.push(format!("{name}: {}", none.message())),
+        }
+    }
+    Loaded {
+        index: Index::new(docs),
+        unread,
+    }
+}
+
+/// The inputs of session `name` of `config`, each file's server name, and the session's host.
+pub fn session_inputs(
+    config: &Config,
+    name: &str,
+) -> Result<(Vec<Input>, Vec<String>, Arc<Profile>)> {
+    let Some(index) = config.sessions.iter().position(|s| s.name.value == name) else {
+        let names: Vec<&str> = config
+            .sessions
+            .iter()
+            .map(|s| s.name.value.as_str())
+            .collect();
+        let error = Error::new(format!("no session named `{name}`"));
+        return Err(
+            match crate::suggest::did_you_mean(name, names.iter().copied()) {
+                Some(close) => error.with_help(format!("did you mean `{close}`?")),
+                None if names.is_empty() => error.with_help(
+                    "declare it under `sessions:` in toolcheck.yaml: \
+                     `{name: dev-laptop, host: claude-code, files: [...]}`",
+                ),
+                None => error.with_help(format!("the sessions: {}", names.join(", "))),
+            },
+        );
+    };
+    let session = &config.sessions[index];
+    let files = session_files(config, session)?;
+    if files.is_empty() {
+        return Err(config.error_at(
+            &session.name.span,
+            format!("the files of the session `{name}` match no file"),
+        ));
+    }
+    let targets: Vec<Target> = files.into_iter().map(Target::File).collect();
+    let inputs = crate::read::read_targets(&targets, None, config.max_file_size)?;
+    let resolved = Sessions::resolve(config)?;
+    let servers = inputs
+        .iter()
+        .map(|input| {
+            resolved
+                .of(&input.name)
+                .into_iter()
+                .find(|(session, _)| *session == index)
+                .map_or_else(
+                    || crate::config::sessions::server_of_path(&input.name),
+                    |(_, server)| server,
+                )
+        })
+        .collect();
+    let host = crate::targets::find(&session.host.value)?;
+    Ok((inputs, servers, host))
+}
+
+/// One result as printed.
+#[derive(Debug, Serialize)]
+struct Row<'a> {
+    rank: usize,
+    /// The name the engine sees.
+    name: &'a str,
+    /// The tool's own name.
+    tool: &'a str,
+    file: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<f64>,
+    why: &'a [super::Match],
+}
+
+#[derive(Debug, Serialize)]
+struct Document<'a> {
+    version: u32,
+    query: &'a str,
+    engine: &'a str,
+    path: Path,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    required: &'a [String],
+    searched: usize,
+    top: usize,
+    /// How many tools the query found before the cut to `top`.
+    found: usize,
+    results: Vec<Row<'a>>,
+}
+
+fn rows<'a>(index: &'a Index, answer: &'a Answer, top: usize) -> Vec<Row<'a>> {
+    answer
+        .hits
+        .iter()
+        .take(top)
+        .enumerate()
+        .map(|(rank, hit): (usize, &'a Hit)| {
+            let doc = &index.docs[hit.doc];
+            Row {
+                rank: rank + 1,
+                name: &doc.name,
+                tool: &doc.tool,
+                file: &doc.file,
+                score: (answer.path == Path::Scored).then_some(hit.score),
+                why: &hit.why,
+            }
+        })
+        .collect()
+}
+
+pub fn render_json(
+    index: &Index,
+    answer: &Answer,
+    query: &str,
+    engine: Engine,
+    top: usize,
+) -> String {
+    let document = Document {
+        version: VERSION,
+        query,
+        engine: engine.as_str(),
+        path: answer.path,
+        required: &answer.required,
+        searched: index.len(),
+        top,
+        found: answer.hits.len(),
+        results: rows(index, answer, top),
+    };
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// A score as printed: whole numbers without decimals, BM25 with two.
+fn number(score: f64) -> String {
+    if score.fract() == 0.0 {
+        format!("{score:.0}")
+    } else {
+        format!("{score:.2}")
+    }
+}
+
+pub fn render_human(
+    index: &Index,
+    answer: &Answer,
+    query: &str,
+    engine: Engine,
+    top: usize,
+) -> String {
+    let mut out = String::new();
+    let how = match answer.path {
+        Path::Select => " (select: picks tools by name)",
+        Path::ExactName => " (an exact tool name: that tool alone)",
+        Path::McpPrefix => " (an `mcp__` prefix: the tools whose names start with it)",
+        Path::Scored => "",
+    };
+    let _ = writeln!(
+        out,
+        "`{query}` with {}{how}: {} of {} tools found, top {top}",
+        engine.as_str(),
+        answer.hits.len(),
+        index.len(),
+    );
+    if !answer.required.is_empty() {
+        let _ = writeln!(out, "required: {}", answer.required.join(", "));
+    }
+    let rows = rows(index, answer, top);
+    let width = rows
+        .iter()
+        .map(|row| row.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for row in &rows {
+        let score = row.score.map_or("-".to_string(), number);
+        let _ = write!(out, "{:>3}  {:<width$}  {score:>6}", row.rank, row.name);
+        let why: Vec<String> = row
+            .why
+            .iter()
+            .map(|m| {
+                let count = m.count.map_or(String::new(), |count| format!(" ×{count}"));
+                format!(
+                    "{}: {}{count} +{}",
+                    m.term,
+                    m.field.as_str(),
+                    number(m.weight)
+                )
+            })
+            .collect();
+        if !why.is_empty() {
+            let _ = write!(out, "  {}", why.join("; "));
+        }
+        out.push('\n');
+    }
+    if answer.hits.len() > top {
+        let _ = writeln!(
+            out,
+            "{} more below the top {top} (the model does not see them; `--top N` shows them)",
+            answer.hits.len() - top
+        );
+    }
+    if rows.is_empty() {
+        out.push_str("no tool found: the model would not find any tool with this query\n");
+    }
+    out
+}

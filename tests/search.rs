@@ -1,0 +1,516 @@
+//! `toolcheck search` and the `search` rules end to end: the issue's Slack example through the
+//! binary, JSON output, the engines and their errors, `--session`, and the corpus session
+//! (skipped without `../shared/corpora`). The exact scoring is pinned by the unit tests of
+//! `src/search/mod.rs`; the benchmark over 10,000 tools is an ignored test that prints.
+
+mod common;
+
+use std::path::Path;
+use std::time::Instant;
+
+use common::{run, scratch};
+
+const SLACK: &str = r#"{"tools": [
+  {"name": "send_message", "description": "Send a message to a channel.", "inputSchema": {"type": "object", "properties": {"channel": {"type": "string", "description": "The channel id."}}}},
+  {"name": "send_file", "description": "Upload a file to a channel.", "inputSchema": {"type": "object"}},
+  {"name": "list_channels", "description": "List channels a message can go to.", "inputSchema": {"type": "object"}}
+]}"#;
+
+fn slack_dir(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    std::fs::write(dir.join("slack.json"), SLACK).unwrap();
+    dir
+}
+
+fn json(stdout: &str) -> serde_json::Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+#[test]
+fn the_issue_example_scores_36_24_14_with_the_host_names() {
+    let dir = slack_dir("search_slack");
+    let (code, stdout, stderr) = run(
+        &dir,
+        &["search", "slack send message", "slack.json", "--no-config"],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("`slack send message` with claude-code: 3 of 3 tools found"),
+        "{stdout}"
+    );
+    // The server name comes from the file name: Claude Code sends `mcp__slack__send_message`.
+    assert!(lines[1].contains("mcp__slack__send_message") && lines[1].contains(" 36 "));
+    assert!(lines[2].contains("mcp__slack__send_file") && lines[2].contains(" 24 "));
+    assert!(lines[3].contains("mcp__slack__list_channels") && lines[3].contains(" 14 "));
+    assert!(
+        lines[3].contains("slack: name part +12; message: description +2"),
+        "{stdout}"
+    );
+
+    let (_, stdout, _) = run(
+        &dir,
+        &[
+            "search",
+            "+slack send",
+            "slack.json",
+            "--no-config",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    let document = json(&stdout);
+    assert_eq!(document["required"], serde_json::json!(["slack"]));
+    let scores: Vec<f64> = document["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores, vec![24.0, 24.0, 12.0]);
+    assert_eq!(document["results"][0]["tool"], "send_message");
+    assert_eq!(document["results"][0]["why"][0]["field"], "name-part");
+}
+
+#[test]
+fn server_name_select_exact_and_prefix_paths() {
+    let dir = slack_dir("search_paths");
+    let args = |query: &'static str| {
+        vec![
+            "search",
+            query,
+            "slack.json",
+            "--no-config",
+            "--server-name",
+            "chat",
+            "--format",
+            "json",
+        ]
+    };
+    let (_, stdout, _) = run(&dir, &args("mcp__chat__send"), None);
+    let document = json(&stdout);
+    assert_eq!(document["path"], "mcp-prefix");
+    assert_eq!(document["found"], 2);
+    let (_, stdout, _) = run(&dir, &args("mcp__chat__list_channels"), None);
+    let document = json(&stdout);
+    assert_eq!(document["path"], "exact-name");
+    assert_eq!(document["results"][0]["tool"], "list_channels");
+    // A selected tool has no score.
+    assert!(document["results"][0].get("score").is_none());
+    let (_, stdout, _) = run(
+        &dir,
+        &args("select:mcp__chat__send_file,mcp__chat__send_message"),
+        None,
+    );
+    let document = json(&stdout);
+    assert_eq!(document["path"], "select");
+    assert_eq!(document["results"][0]["tool"], "send_file");
+    assert_eq!(document["results"][1]["tool"], "send_message");
+}
+
+#[test]
+fn bm25_and_regex_search_arguments_and_nothing_found_exits_1() {
+    let dir = slack_dir("search_engines");
+    let (code, stdout, _) = run(
+        &dir,
+        &[
+            "search",
+            "channel id",
+            "slack.json",
+            "--no-config",
+            "--engine",
+            "bm25",
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    // bm25 sees the names as written and the argument descriptions.
+    assert!(
+        stdout.lines().nth(1).unwrap().contains("send_message"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("id: argument description ×1"), "{stdout}");
+    assert!(!stdout.contains("mcp__"), "{stdout}");
+
+    let (code, stdout, _) = run(
+        &dir,
+        &[
+            "search",
+            "(?i)UPLOAD",
+            "slack.json",
+            "--no-config",
+            "--engine",
+            "regex",
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert!(stdout.contains("send_file"), "{stdout}");
+
+    let (code, stdout, _) = run(
+        &dir,
+        &["search", "zebra", "slack.json", "--no-config"],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert!(stdout.contains("no tool found"), "{stdout}");
+
+    let long = "a".repeat(201);
+    let (code, _, stderr) = run(
+        &dir,
+        &[
+            "search",
+            &long,
+            "slack.json",
+            "--no-config",
+            "--engine",
+            "regex",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("over 200"), "{stderr}");
+    let (code, _, stderr) = run(
+        &dir,
+        &[
+            "search",
+            "a(?=b)",
+            "slack.json",
+            "--no-config",
+            "--engine",
+            "regex",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("lookaround"), "{stderr}");
+}
+
+#[test]
+fn top_cuts_and_says_how_many_are_below() {
+    let dir = slack_dir("search_top");
+    let (_, stdout, _) = run(
+        &dir,
+        &["search", "slack", "slack.json", "--no-config", "--top", "1"],
+        None,
+    );
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(stdout.contains("2 more below the top 1"), "{stdout}");
+}
+
+#[test]
+fn a_session_is_searched_with_its_server_names() {
+    let dir = scratch("search_session");
+    std::fs::create_dir_all(dir.join("servers")).unwrap();
+    std::fs::write(dir.join("servers/slack.json"), SLACK).unwrap();
+    std::fs::write(
+        dir.join("servers/mail.json"),
+        r#"{"tools": [{"name": "send_message", "description": "Send a message to a channel.", "inputSchema": {"type": "object"}}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("toolcheck.yaml"),
+        "sessions:\n  - name: laptop\n    host: claude-code\n    files:\n      \
+         - {path: servers/slack.json, server: team-chat}\n      - servers/mail.json\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(
+        &dir,
+        &[
+            "search",
+            "send message",
+            "--session",
+            "laptop",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let names: Vec<String> = json(&stdout)["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names[..2],
+        ["mcp__team-chat__send_message", "mcp__mail__send_message"]
+    );
+    let (code, _, stderr) = run(&dir, &["search", "x", "--session", "laptpo"], None);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("did you mean `laptop`"), "{stderr}");
+
+    // The session's two `send_message` tools read alike: confusable-tools says so once, by
+    // the names the host sends.
+    let (_, stdout, _) = run(
+        &dir,
+        &[
+            "lint",
+            "--select",
+            "TC703",
+            "--format",
+            "concise",
+            "servers/slack.json",
+            "servers/mail.json",
+        ],
+        None,
+    );
+    let findings: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(" TC703 confusable-tools "))
+        .collect();
+    assert_eq!(findings.len(), 1, "{stdout}");
+    assert!(
+        findings[0].contains("`mcp__team-chat__send_message` and `mcp__mail__send_message`"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn search_queries_in_a_manifest_and_in_the_config() {
+    let dir = scratch("search_queries");
+    std::fs::write(
+        dir.join("web.tools.yaml"),
+        "tools:\n  - name: fetch_url\n    description: Download a URL.\n    \
+         search_queries: [fetch url, browse internet]\n",
+    )
+    .unwrap();
+    let (code, stdout, _) = run(
+        &dir,
+        &[
+            "lint",
+            "--select",
+            "TC701",
+            "--format",
+            "concise",
+            "web.tools.yaml",
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("`browse internet` does not find `fetch_url`"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("`fetch url`"), "{stdout}");
+
+    // A query that is not a list of strings is the manifest's error.
+    std::fs::write(
+        dir.join("bad.tools.yaml"),
+        "tools:\n  - name: fetch_url\n    description: Download a URL.\n    search_queries: 3\n",
+    )
+    .unwrap();
+    let (_, stdout, _) = run(
+        &dir,
+        &["lint", "--format", "concise", "bad.tools.yaml"],
+        None,
+    );
+    assert!(stdout.contains("TC001"), "{stdout}");
+}
+
+/// The 55 MCP servers of the shared corpora as one `claude-code` session: the derived-query
+/// report (weak-search-surface) and the confusable pairs. Skipped without the corpora.
+#[test]
+fn the_corpus_session() {
+    let corpora = common::root().join("../shared/corpora/mcp");
+    if !corpora.is_dir() {
+        eprintln!("skipped: no ../shared/corpora (they are not part of a clone)");
+        return;
+    }
+    let dir = scratch("search_corpus");
+    std::fs::write(
+        dir.join("toolcheck.yaml"),
+        format!(
+            "discovery: content\nsessions:\n  - name: corpus\n    host: claude-code\n    \
+             files: [\"{}/*.json\"]\n",
+            relative(&dir, &corpora)
+        ),
+    )
+    .unwrap();
+    let (_, stdout, stderr) = run(
+        &dir,
+        &[
+            "lint",
+            "--select",
+            "TC702,TC703",
+            "--format",
+            "concise",
+            "-q",
+            &corpora.display().to_string(),
+        ],
+        None,
+    );
+    let weak = stdout
+        .lines()
+        .filter(|l| l.contains(" TC702 weak-search-surface "))
+        .count();
+    let confusable: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(" TC703 confusable-tools "))
+        .collect();
+    eprintln!("{stdout}{stderr}");
+    // Measured when written (2026-12): 7 and 8.
+    assert!((1..=20).contains(&weak), "{weak}");
+    assert!(
+        confusable
+            .iter()
+            .any(|l| l.contains("read_text_file") && l.contains("read_file")),
+        "{stdout}"
+    );
+    assert!(
+        confusable
+            .iter()
+            .any(|l| l.contains("server-gitlab__create_or_update_file")
+                && l.contains("server-github__create_or_update_file")),
+        "{stdout}"
+    );
+}
+
+/// `dir`'s way to `target`, both absolute.
+fn relative(dir: &Path, target: &Path) -> String {
+    let depth = dir.components().count();
+    let mut up = String::new();
+    for _ in 0..depth.saturating_sub(1) {
+        up.push_str("../");
+    }
+    let target = target.canonicalize().unwrap_or(target.to_path_buf());
+    format!(
+        "{up}{}",
+        target.display().to_string().trim_start_matches('/')
+    )
+}
+
+/// Not a timed assertion: prints how long one query takes over 10,000 tools after loading.
+/// `cargo test --release --test search -- --ignored --nocapture benchmark`
+#[test]
+#[ignore]
+fn benchmark_10000_tools() {
+    use toolcheck::search::{Doc, Engine, Index};
+    let verbs = [
+        "get", "list", "create", "update", "delete", "search", "send", "read",
+    ];
+    let nouns = [
+        "issue", "user", "file", "message", "channel", "page", "record", "table", "event", "task",
+    ];
+    let docs: Vec<Doc> = (0..10_000)
+        .map(|i| {
+            let verb = verbs[i % verbs.len()];
+            let noun = nouns[(i / verbs.len()) % nouns.len()];
+            Doc {
+                name: format!("mcp__server{}__{verb}_{noun}_{i}", i % 50),
+                tool: format!("{verb}_{noun}_{i}"),
+                file: String::new(),
+                description: format!(
+                    "{verb} a {noun} of the workspace by id; returns the {noun} with its \
+                     fields, owner, labels and history. Use for {noun} number {i}."
+                ),
+                hint: String::new(),
+                args: vec![
+                    ("id".into(), format!("The {noun} id.")),
+                    ("fields".into(), "Which fields to return.".into()),
+                ],
+            }
+        })
+        .collect();
+    let started = Instant::now();
+    let index = Index::new(docs);
+    eprintln!("index of {} tools: {:?}", index.len(), started.elapsed());
+    for (engine, query) in [
+        (Engine::ClaudeCode, "send message channel"),
+        (Engine::ClaudeCode, "+issue update labels"),
+        (Engine::ClaudeCode21, "search_page_7"),
+        (Engine::Bm25, "update the issue labels"),
+        (Engine::Regex, "(?i)delete_(file|page)"),
+    ] {
+        let started = Instant::now();
+        let runs = 20;
+        let mut found = 0;
+        for _ in 0..runs {
+            found = index.search(engine, query).unwrap().hits.len();
+        }
+        eprintln!(
+            "{:16} {query:28} {found:5} found, {:?} per query",
+            engine.as_str(),
+            started.elapsed() / runs
+        );
+    }
+}
+
+/// The derived-query report over the corpus's MCP servers as one `claude-code` session: how
+/// many tools each derived query finds in the top 5. Prints; run with
+/// `cargo test --release --test search -- --ignored --nocapture derived_query_report`.
+#[test]
+#[ignore]
+fn derived_query_report() {
+    use toolcheck::search::derive::derive;
+    use toolcheck::search::docs::{Naming, docs_of};
+    use toolcheck::search::{Engine, Index};
+    let corpora = common::root().join("../shared/corpora/mcp");
+    if !corpora.is_dir() {
+        eprintln!("skipped: no ../shared/corpora (they are not part of a clone)");
+        return;
+    }
+    let registry = toolcheck::catalog::Registry::builtin().unwrap();
+    let host = toolcheck::targets::find("claude-code").unwrap();
+    let wire = toolcheck::rules::targets::helpers::wire_of(&host);
+    let mut files: Vec<_> = std::fs::read_dir(&corpora)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .collect();
+    files.sort();
+    let mut docs = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let server = toolcheck::config::sessions::server_of_path(&name);
+        let input = toolcheck::read::Input {
+            name: name.clone(),
+            bytes: std::fs::read(&path).unwrap(),
+        };
+        let naming = Naming {
+            wire,
+            server: Some(&server),
+        };
+        if let Ok(found) = toolcheck::lint::with_tool_set(
+            input,
+            &registry,
+            toolcheck::tokens::Encoding::O200kBase,
+            |set| docs_of(set, &name, &naming),
+        ) {
+            docs.extend(found.into_iter().map(|(_, doc)| doc));
+        }
+    }
+    let index = Index::new(docs);
+    let rank = |doc: usize, query: &str| {
+        let answer = index.search_words(Engine::ClaudeCode, query).unwrap();
+        answer.rank_of(doc).map(|at| {
+            answer.hits[..at]
+                .iter()
+                .filter(|hit| index.docs[hit.doc].name != index.docs[doc].name)
+                .count()
+        })
+    };
+    let (mut by_name, mut by_sentence, mut by_either, mut judged) = (0, 0, 0, 0);
+    for doc in 0..index.len() {
+        let own = &index.docs[doc];
+        let derived = derive(&own.tool, &own.description);
+        if derived.sentence.len() < 2 {
+            continue;
+        }
+        judged += 1;
+        let name = rank(doc, &derived.name.join(" ")).is_some_and(|r| r < 5);
+        let sentence = rank(doc, &derived.sentence.join(" ")).is_some_and(|r| r < 5);
+        by_name += usize::from(name);
+        by_sentence += usize::from(sentence);
+        by_either += usize::from(name || sentence);
+    }
+    eprintln!(
+        "{} tools, {judged} with a first sentence of 2+ content words: found in the top 5 by \
+         their name's words {by_name}, by their first sentence's {by_sentence}, by either \
+         {by_either}",
+        index.len()
+    );
+}
