@@ -188,6 +188,40 @@ fn bm25_and_regex_search_arguments_and_nothing_found_exits_1() {
     assert!(stderr.contains("lookaround"), "{stderr}");
 }
 
+/// Under an engine that sends names as they are, two files' `send_message` are told apart by
+/// their file; a name that is there once is shown alone.
+#[test]
+fn same_names_of_two_files_show_their_files() {
+    let dir = slack_dir("search_two_files");
+    let chat = r#"{"tools": [{"name": "send_message", "description": "Send a message to a chat.", "inputSchema": {"type": "object"}}]}"#;
+    std::fs::write(dir.join("chat.json"), chat).unwrap();
+    let (code, stdout, stderr) = run(
+        &dir,
+        &[
+            "search",
+            "--no-config",
+            "--engine",
+            "bm25",
+            "--top",
+            "4",
+            "send message",
+            "slack.json",
+            "chat.json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let top_two = lines[1..3].join("\n");
+    assert!(top_two.contains("send_message (slack.json) "), "{stdout}");
+    assert!(top_two.contains("send_message (chat.json) "), "{stdout}");
+    assert!(lines[3].contains("send_file "), "{stdout}");
+    assert!(
+        lines[3..].iter().all(|line| !line.contains(".json)")),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn top_cuts_and_says_how_many_are_below() {
     let dir = slack_dir("search_top");

@@ -253,14 +253,27 @@ pub fn render_human(
         let _ = writeln!(out, "required: {}", answer.required.join(", "));
     }
     let rows = rows(index, answer, top);
-    let width = rows
+    // Tools of two files under one name (an engine that sends names as they are) are told
+    // apart by their file.
+    let mut seen = std::collections::HashMap::new();
+    for row in &rows {
+        *seen.entry(row.name).or_insert(0) += 1;
+    }
+    let shown: Vec<String> = rows
         .iter()
-        .map(|row| row.name.chars().count())
+        .map(|row| match seen.get(row.name) {
+            Some(count) if *count > 1 => format!("{} ({})", row.name, row.file),
+            _ => row.name.to_string(),
+        })
+        .collect();
+    let width = shown
+        .iter()
+        .map(|name| name.chars().count())
         .max()
         .unwrap_or(0);
-    for row in &rows {
+    for (row, name) in rows.iter().zip(&shown) {
         let score = row.score.map_or("-".to_string(), number);
-        let _ = write!(out, "{:>3}  {:<width$}  {score:>6}", row.rank, row.name);
+        let _ = write!(out, "{:>3}  {name:<width$}  {score:>6}", row.rank);
         let why: Vec<String> = row
             .why
             .iter()
