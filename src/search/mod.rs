@@ -534,30 +534,35 @@ impl Index {
         }
     }
 
+    /// Each tool `term` occurs in, with its counts and the term's BM25 weight there.
+    fn weighted(&self, term: &str) -> impl Iterator<Item = (usize, Counts, f64)> + '_ {
+        let postings = self.bm25.postings.get(term).map_or(&[][..], Vec::as_slice);
+        let n = self.docs.len() as f64;
+        let df = postings.len() as f64;
+        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        postings.iter().map(move |&(doc, counts)| {
+            let tf = f64::from(counts.total());
+            let length = self.bm25.lengths[doc] as f64;
+            let norm = if self.bm25.average > 0.0 {
+                1.0 - B + B * length / self.bm25.average
+            } else {
+                1.0
+            };
+            (doc, counts, idf * tf * (K1 + 1.0) / (tf + K1 * norm))
+        })
+    }
+
     /// Standard BM25 (k1 = 1.2, b = 0.75) with Lucene's idf, `ln(1 + (N − n + 0.5)/(n + 0.5))`,
     /// which stays positive for terms in most tools.
     fn bm25(&self, query: &str) -> Answer {
-        let n = self.docs.len() as f64;
         let mut scores: HashMap<usize, Hit> = HashMap::new();
         let mut seen = HashSet::new();
         for term in tokens(query) {
             if !seen.insert(term.clone()) {
                 continue;
             }
-            let Some(postings) = self.bm25.postings.get(&term) else {
-                continue;
-            };
-            let df = postings.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for &(doc, counts) in postings {
+            for (doc, counts, weight) in self.weighted(&term) {
                 let tf = f64::from(counts.total());
-                let length = self.bm25.lengths[doc] as f64;
-                let norm = if self.bm25.average > 0.0 {
-                    1.0 - B + B * length / self.bm25.average
-                } else {
-                    1.0
-                };
-                let weight = idf * tf * (K1 + 1.0) / (tf + K1 * norm);
                 let hit = scores.entry(doc).or_insert_with(|| Self::listed(doc));
                 hit.score += weight;
                 // The term's weight, shared among its fields by their counts.
@@ -594,29 +599,16 @@ impl Index {
         }
         touched.clear();
         scores.resize(self.docs.len(), 0.0);
-        let n = self.docs.len() as f64;
         let mut seen = HashSet::new();
         for term in tokens(query) {
             if !seen.insert(term.clone()) {
                 continue;
             }
-            let Some(postings) = self.bm25.postings.get(&term) else {
-                continue;
-            };
-            let df = postings.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for &(doc, counts) in postings {
-                let tf = f64::from(counts.total());
-                let length = self.bm25.lengths[doc] as f64;
-                let norm = if self.bm25.average > 0.0 {
-                    1.0 - B + B * length / self.bm25.average
-                } else {
-                    1.0
-                };
+            for (doc, _, weight) in self.weighted(&term) {
                 if scores[doc] == 0.0 {
                     touched.push(doc);
                 }
-                scores[doc] += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+                scores[doc] += weight;
             }
         }
     }

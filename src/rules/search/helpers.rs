@@ -1,8 +1,10 @@
 //! What the `search` checks share: the index over one file's tools or one session's, each
 //! doc's owner, and the "why" of a ranking as a message shows it.
 
-use crate::lint::rule::{Ctx, SessionRef, SetRef};
+use crate::lint::diagnostic::Field;
+use crate::lint::rule::{Ctx, SessionRef, SetRef, Target};
 use crate::normalize::{Tool, ToolSet};
+use crate::parse::Node;
 use crate::rules::targets::helpers::{ServerName, wire_of};
 use crate::search::docs::{Naming, docs_of, is_server};
 use crate::search::{Engine, Hit, Index};
@@ -98,4 +100,27 @@ pub fn ordinal(rank: usize) -> String {
         _ => "th",
     };
     format!("{rank}{suffix}")
+}
+
+/// A finding about one tool of a search, made while the sets are searched and reported after.
+pub(super) struct Finding<'a> {
+    /// The index of the tool's set among those searched.
+    pub set: usize,
+    pub tool: &'a str,
+    /// The node it points at (the tool's name).
+    pub at: &'a Node,
+    pub message: String,
+    pub help: String,
+}
+
+/// Reports `finding` at its tool's name.
+pub(super) fn report(ctx: &mut Ctx<'_>, finding: &Finding<'_>) {
+    ctx.set_tool(Some(finding.tool));
+    ctx.report(
+        Field::Name,
+        Target::Value(finding.at),
+        finding.message.clone(),
+    )
+    .help(finding.help.clone());
+    ctx.set_tool(None);
 }

@@ -5,11 +5,9 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use super::helpers::{Searched, explain, of_session, of_set, ordinal, why};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
+use super::helpers::{Finding, Searched, explain, of_session, of_set, ordinal, report, why};
+use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::normalize::ToolSet;
-use crate::parse::Node;
 use crate::search::Engine;
 
 #[derive(Debug, Deserialize)]
@@ -20,15 +18,6 @@ pub struct NotFoundBySearch {
     top: Option<usize>,
     /// Queries by tool name (the tool's own name), for files without `search_queries`.
     queries: HashMap<String, Vec<String>>,
-}
-
-/// A finding, before it goes to its file's context.
-struct Finding<'a> {
-    set: usize,
-    tool: &'a str,
-    at: &'a Node,
-    message: String,
-    help: String,
 }
 
 impl NotFoundBySearch {
@@ -121,17 +110,6 @@ impl NotFoundBySearch {
         }
         findings
     }
-}
-
-fn report(ctx: &mut Ctx<'_>, finding: &Finding<'_>) {
-    ctx.set_tool(Some(finding.tool));
-    ctx.report(
-        Field::Name,
-        Target::Value(finding.at),
-        finding.message.clone(),
-    )
-    .help(finding.help.clone());
-    ctx.set_tool(None);
 }
 
 impl Rule for NotFoundBySearch {

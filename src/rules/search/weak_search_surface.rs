@@ -3,11 +3,9 @@
 
 use serde::Deserialize;
 
-use super::helpers::{Searched, explain, of_session, of_set};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
+use super::helpers::{Finding, Searched, explain, of_session, of_set, report};
+use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::normalize::ToolSet;
-use crate::parse::Node;
 use crate::search::Engine;
 use crate::search::derive::derive;
 
@@ -22,14 +20,6 @@ pub struct WeakSearchSurface {
     top: Option<usize>,
     /// Sets and sessions with fewer tools are not judged (any query finds a tool among few).
     min_tools: usize,
-}
-
-struct Finding<'a> {
-    set: usize,
-    tool: &'a str,
-    at: &'a Node,
-    message: String,
-    help: String,
 }
 
 impl WeakSearchSurface {
@@ -145,17 +135,6 @@ impl WeakSearchSurface {
         }
         findings
     }
-}
-
-fn report(ctx: &mut Ctx<'_>, finding: &Finding<'_>) {
-    ctx.set_tool(Some(finding.tool));
-    ctx.report(
-        Field::Name,
-        Target::Value(finding.at),
-        finding.message.clone(),
-    )
-    .help(finding.help.clone());
-    ctx.set_tool(None);
 }
 
 impl Rule for WeakSearchSurface {
