@@ -130,13 +130,13 @@ impl DiscoveryArgs {
 /// of these flags.
 #[derive(Debug, Args)]
 struct LiveArgs {
-    /// Start the MCP server whose command follows `--` (`--mcp -- npx -y @scope/server`), list
-    /// its tools, stop it, and lint what it listed under its name
+    /// Start the MCP server whose command follows `--` (`--mcp -- npx -y @scope/server`), read
+    /// the tools it lists, under its name, and stop it
     #[arg(long, help_heading = "Live servers", conflicts_with = "host_config")]
     mcp: bool,
     /// Start every server of this host config (Claude Code `.mcp.json`, Claude Desktop
     /// `claude_desktop_config.json`, Cursor `.cursor/mcp.json`, VS Code `.vscode/mcp.json`), two
-    /// at a time, and lint them together as one session of that host
+    /// at a time, and read their tools as one session of that host
     #[arg(long, value_name = "PATH", help_heading = "Live servers")]
     host_config: Option<PathBuf>,
     /// The host whose config `--host-config` is, when its file name does not say:
