@@ -1261,55 +1261,11 @@ fn tokens_of_session(
     name: &str,
     encoding: Encoding,
 ) -> Result<i32> {
-    use crate::config::sessions::{Sessions, session_files};
-    let Some(index) = config.sessions.iter().position(|s| s.name.value == name) else {
-        let names = config.sessions.iter().map(|s| s.name.value.as_str());
-        let error = Error::new(format!("no session named `{name}`"));
-        return Err(match crate::suggest::did_you_mean(name, names) {
-            Some(close) => error.with_help(format!("did you mean `{close}`?")),
-            None if config.sessions.is_empty() => error.with_help(
-                "declare it under `sessions:` in toolcheck.yaml: \
-                 `{name: dev-laptop, host: claude-code, files: [...]}`",
-            ),
-            None => error.with_help(format!(
-                "the sessions of {}: {}",
-                config
-                    .file
-                    .as_ref()
-                    .map_or("the config", |f| f.name.as_str()),
-                config
-                    .sessions
-                    .iter()
-                    .map(|s| s.name.value.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        });
-    };
-    let session = &config.sessions[index];
-    let files = session_files(config, session)?;
-    if files.is_empty() {
-        return Err(config.error_at(
-            &session.name.span,
-            format!("the files of the session `{name}` match no file"),
-        ));
-    }
-    let targets: Vec<Target> = files.into_iter().map(Target::File).collect();
-    let inputs = read_targets(&targets, None, config.max_file_size)?;
-    let resolved = Sessions::resolve(config)?;
-    let servers: Vec<String> = inputs
-        .iter()
-        .map(|input| {
-            resolved
-                .of(&input.name)
-                .into_iter()
-                .find(|(session, _)| *session == index)
-                .map_or_else(
-                    || crate::config::sessions::server_of_path(&input.name),
-                    |(_, server)| server,
-                )
-        })
-        .collect();
+    let crate::config::sessions::SessionInputs {
+        session,
+        inputs,
+        servers,
+    } = crate::config::sessions::session_inputs(config, name)?;
     let window = args.window.unwrap_or(session.window);
     let mut report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
     report.session = Some(crate::tokens::report::SessionTokens::of(

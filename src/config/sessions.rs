@@ -372,6 +372,70 @@ pub fn session_files(config: &Config, session: &Session) -> Result<Vec<PathBuf>>
     Ok(files)
 }
 
+/// Session `name` of `config`, its files read, and each file's server name (in file order).
+pub struct SessionInputs<'a> {
+    pub session: &'a Session,
+    pub inputs: Vec<crate::read::Input>,
+    pub servers: Vec<String>,
+}
+
+/// Reads the files of session `name` (`tokens --session`, `search --session`).
+pub fn session_inputs<'a>(config: &'a Config, name: &str) -> Result<SessionInputs<'a>> {
+    let Some(index) = config.sessions.iter().position(|s| s.name.value == name) else {
+        let names = config.sessions.iter().map(|s| s.name.value.as_str());
+        let error = Error::new(format!("no session named `{name}`"));
+        return Err(match did_you_mean(name, names) {
+            Some(close) => error.with_help(format!("did you mean `{close}`?")),
+            None if config.sessions.is_empty() => error.with_help(
+                "declare it under `sessions:` in toolcheck.yaml: \
+                 `{name: dev-laptop, host: claude-code, files: [...]}`",
+            ),
+            None => error.with_help(format!(
+                "the sessions of {}: {}",
+                config
+                    .file
+                    .as_ref()
+                    .map_or("the config", |f| f.name.as_str()),
+                config
+                    .sessions
+                    .iter()
+                    .map(|s| s.name.value.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        });
+    };
+    let session = &config.sessions[index];
+    let files = session_files(config, session)?;
+    if files.is_empty() {
+        return Err(config.error_at(
+            &session.name.span,
+            format!("the files of the session `{name}` match no file"),
+        ));
+    }
+    let targets: Vec<crate::read::discover::Target> = files
+        .into_iter()
+        .map(crate::read::discover::Target::File)
+        .collect();
+    let inputs = crate::read::read_targets(&targets, None, config.max_file_size)?;
+    let resolved = Sessions::resolve(config)?;
+    let servers = inputs
+        .iter()
+        .map(|input| {
+            resolved
+                .of(&input.name)
+                .into_iter()
+                .find(|(session, _)| *session == index)
+                .map_or_else(|| server_of_path(&input.name), |(_, server)| server)
+        })
+        .collect();
+    Ok(SessionInputs {
+        session,
+        inputs,
+        servers,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,10 +8,8 @@ use serde::Serialize;
 
 use crate::catalog::Registry;
 use crate::config::Config;
-use crate::config::sessions::{Sessions, session_files};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::read::Input;
-use crate::read::discover::Target;
 use crate::targets::Profile;
 use crate::tokens::Encoding;
 
@@ -101,50 +99,9 @@ pub fn session_inputs(
     config: &Config,
     name: &str,
 ) -> Result<(Vec<Input>, Vec<String>, Arc<Profile>)> {
-    let Some(index) = config.sessions.iter().position(|s| s.name.value == name) else {
-        let names: Vec<&str> = config
-            .sessions
-            .iter()
-            .map(|s| s.name.value.as_str())
-            .collect();
-        let error = Error::new(format!("no session named `{name}`"));
-        return Err(
-            match crate::suggest::did_you_mean(name, names.iter().copied()) {
-                Some(close) => error.with_help(format!("did you mean `{close}`?")),
-                None if names.is_empty() => error.with_help(
-                    "declare it under `sessions:` in toolcheck.yaml: \
-                     `{name: dev-laptop, host: claude-code, files: [...]}`",
-                ),
-                None => error.with_help(format!("the sessions: {}", names.join(", "))),
-            },
-        );
-    };
-    let session = &config.sessions[index];
-    let files = session_files(config, session)?;
-    if files.is_empty() {
-        return Err(config.error_at(
-            &session.name.span,
-            format!("the files of the session `{name}` match no file"),
-        ));
-    }
-    let targets: Vec<Target> = files.into_iter().map(Target::File).collect();
-    let inputs = crate::read::read_targets(&targets, None, config.max_file_size)?;
-    let resolved = Sessions::resolve(config)?;
-    let servers = inputs
-        .iter()
-        .map(|input| {
-            resolved
-                .of(&input.name)
-                .into_iter()
-                .find(|(session, _)| *session == index)
-                .map_or_else(
-                    || crate::config::sessions::server_of_path(&input.name),
-                    |(_, server)| server,
-                )
-        })
-        .collect();
-    let host = crate::targets::find(&session.host.value)?;
-    Ok((inputs, servers, host))
+    let loaded = crate::config::sessions::session_inputs(config, name)?;
+    let host = crate::targets::find(&loaded.session.host.value)?;
+    Ok((loaded.inputs, loaded.servers, host))
 }
 
 /// One result as printed.
