@@ -113,7 +113,10 @@ fn serve(mode: &str) -> ! {
             .append(true)
             .create(true)
             .open(format!("{path}.group"))
-            .and_then(|mut file| writeln!(file, "{} {group}", std::process::id()));
+            .and_then(|mut file| {
+                // One write per line: two servers of a host config append at once.
+                file.write_all(format!("{} {group}\n", std::process::id()).as_bytes())
+            });
     }
     match mode {
         "slow" => {
@@ -235,7 +238,7 @@ fn record_pid(pid: u32) {
             .append(true)
             .create(true)
             .open(path)
-            .and_then(|mut file| writeln!(file, "{pid}"));
+            .and_then(|mut file| file.write_all(format!("{pid}\n").as_bytes()));
     }
 }
 
