@@ -1,59 +1,69 @@
-//! The checks across files (`Rule::check_run`), over the tool sets every file was normalized
-//! into once, after each file's own checks.
+//! The checks across files ([`Rule::across_files`](super::rule::Rule::across_files)): each
+//! rule's check of the run sees every file's outline in input order, after the file's own
+//! checks, and reports into that file.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::file::Checked;
 use super::panic_message;
-use super::rule::{Ctx, RunCtx, SetRef};
+use super::rule::{AcrossFiles, ActiveRule, Ctx};
 use super::select::Selection;
 use crate::tokens::Encoding;
 
-pub(crate) fn check(files: &mut [Checked<'_>], selection: &Selection, encoding: Encoding) {
-    let mut found = Vec::new();
-    let mut failed = None;
-    {
-        let with_sets: Vec<usize> = (0..files.len())
-            .filter(|&index| files[index].set.is_some())
-            .collect();
-        let sets: Vec<SetRef<'_>> = with_sets
+/// The checks across files of one run.
+pub(crate) struct Across<'s> {
+    checks: Vec<(&'s ActiveRule, Box<dyn AcrossFiles + 's>)>,
+    selection: &'s Selection,
+    encoding: Encoding,
+}
+
+impl<'s> Across<'s> {
+    pub fn start(selection: &'s Selection, encoding: Encoding) -> Self {
+        let checks = selection
+            .rules
             .iter()
-            .filter_map(|&index| {
-                let file = &files[index];
-                Some(SetRef {
-                    file: file.file,
-                    set: file.set.as_ref()?,
-                })
-            })
+            .filter_map(|(active, rule)| Some((active, rule.across_files()?)))
             .collect();
-        for (active, rule) in &selection.rules {
-            let ctxs = sets
-                .iter()
-                .map(|set| {
-                    let mut ctx = Ctx::new(set.file, encoding, active);
-                    ctx.targets = &selection.targets;
-                    ctx
-                })
-                .collect();
-            let mut run = RunCtx::new(ctxs);
-            let outcome = catch_unwind(AssertUnwindSafe(|| rule.check_run(&sets, &mut run)));
-            if let Err(payload) = outcome {
-                let message = panic_message(&*payload);
-                failed = Some(format!("in `{}` across files: {message}", active.name));
-                break;
-            }
-            for (set_index, diagnostic) in run.take_findings() {
-                found.push((with_sets[set_index], diagnostic));
-            }
+        Across {
+            checks,
+            selection,
+            encoding,
         }
     }
-    for (index, diagnostic) in found {
-        let diagnostics = &mut files[index].diagnostics;
-        diagnostics.push(diagnostic);
-        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+
+    /// Whether any rule of the run checks across files (so files need an outline).
+    pub fn any(&self) -> bool {
+        !self.checks.is_empty()
     }
-    // A check across files has no one file to blame: the first file carries the error.
-    if let (Some(message), Some(first)) = (failed, files.first_mut()) {
-        first.internal_error.get_or_insert(message);
+
+    /// Checks one file against the earlier ones. A check that panics is reported on this file
+    /// and stops for the rest of the run; the others go on.
+    pub fn check(&mut self, file: &mut Checked) {
+        let Some(outline) = file.outline.take() else {
+            return;
+        };
+        let mut found = Vec::new();
+        let mut failed = Vec::new();
+        for (index, (active, check)) in self.checks.iter_mut().enumerate() {
+            let mut ctx = Ctx::new(&file.file, self.encoding, active);
+            ctx.targets = &self.selection.targets;
+            match catch_unwind(AssertUnwindSafe(|| check.check(&outline, &mut ctx))) {
+                Ok(()) => found.extend(ctx.take_findings()),
+                Err(payload) => {
+                    let message = panic_message(&*payload);
+                    let error = format!("in `{}` across files: {message}", active.name);
+                    file.internal_error.get_or_insert(error);
+                    failed.push(index);
+                }
+            }
+        }
+        for index in failed.into_iter().rev() {
+            self.checks.remove(index);
+        }
+        if !found.is_empty() {
+            file.diagnostics.extend(found);
+            file.diagnostics
+                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        }
     }
 }

@@ -5,11 +5,11 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use super::rule::{ActiveRule, Ctx, Target};
+use super::rule::{ActiveRule, Ctx, Outline, Target};
 use super::select::Selection;
 use super::{FileReport, panic_message};
 use crate::lint::diagnostic::{Diagnostic, Field};
-use crate::normalize::{self, ToolSet};
+use crate::normalize;
 use crate::parse::{self, Node};
 use crate::read::source::SourceFile;
 use crate::read::{Input, not_utf8};
@@ -21,7 +21,7 @@ use crate::tokens::Encoding;
 /// that says why it has none.
 pub(crate) struct Parsed {
     pub file: Arc<SourceFile>,
-    json: bool,
+    pub json: bool,
     pub root: Option<Node>,
     /// The `invalid-manifest` finding of a file that has no tree.
     pub unreadable: Vec<Diagnostic>,
@@ -101,30 +101,40 @@ fn unreadable(
     ctx.take_findings()
 }
 
-/// One file after normalize → checks; the tool set is kept for the checks across files.
-pub(crate) struct Checked<'p> {
-    pub file: &'p Arc<SourceFile>,
-    pub set: Option<ToolSet<'p>>,
+/// One file after normalize → its own checks. Its tree is not needed any more: what the checks
+/// across files need of it is in its outline.
+pub(crate) struct Checked {
+    pub file: Arc<SourceFile>,
+    /// The checks ran to the end on a tool set (the file has a tree, and nothing panicked).
+    pub checked: bool,
+    pub tools: usize,
+    pub skipped: usize,
     pub diagnostics: Vec<Diagnostic>,
     directives: Vec<Directive>,
     pub internal_error: Option<String>,
+    /// For the checks across files (when a rule of the run has one).
+    pub outline: Option<Outline>,
 }
 
 /// Normalizes a parsed file once and runs every per-tool and per-file check on it;
 /// `session_server`: the file is in a session of the run (see [`super::sessions`]), which
-/// names its server so.
-pub(crate) fn check<'p>(
-    parsed: &'p Parsed,
+/// names its server so. `outline`: the run has checks across files.
+pub(crate) fn check(
+    parsed: &Parsed,
     selection: &Selection,
     encoding: Encoding,
     session_server: Option<&str>,
-) -> Checked<'p> {
+    outline: bool,
+) -> Checked {
     let mut checked = Checked {
-        file: &parsed.file,
-        set: None,
+        file: parsed.file.clone(),
+        checked: false,
+        tools: 0,
+        skipped: 0,
         diagnostics: parsed.unreadable.clone(),
         directives: Vec::new(),
         internal_error: parsed.internal_error.clone(),
+        outline: None,
     };
     let Some(root) = &parsed.root else {
         return checked;
@@ -151,32 +161,32 @@ pub(crate) fn check<'p>(
         } else {
             directives::directives(&parsed.file.text, Some(root))
         };
-        (set, diagnostics, directives)
+        let outline = outline.then(|| Outline::of(&set));
+        (set.tools.len(), set.skipped, diagnostics, directives, outline)
     }));
     match run {
-        Ok((set, diagnostics, directives)) => {
-            checked.set = Some(set);
+        Ok((tools, skipped, diagnostics, directives, outline)) => {
+            checked.checked = true;
+            checked.tools = tools;
+            checked.skipped = skipped;
             checked.diagnostics = diagnostics;
             checked.directives = directives;
+            checked.outline = outline;
         }
         Err(payload) => checked.internal_error = Some(panic_message(&*payload)),
     }
     checked
 }
 
-impl Checked<'_> {
-    /// The file's findings, ready for suppression; its tool set is no longer needed.
+impl Checked {
+    /// The file's findings, ready for suppression.
     pub fn into_pending(self) -> Pending {
-        let (tools, skipped) = self
-            .set
-            .as_ref()
-            .map_or((0, 0), |set| (set.tools.len(), set.skipped));
         Pending {
             report: FileReport {
-                file: self.file.clone(),
+                file: self.file,
                 linted: true,
-                tools,
-                skipped,
+                tools: self.tools,
+                skipped: self.skipped,
                 diagnostics: self.diagnostics,
                 suppressed: Vec::new(),
                 internal_error: self.internal_error,

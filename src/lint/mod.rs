@@ -11,6 +11,7 @@ pub mod rule;
 pub(crate) mod select;
 mod sessions;
 
+use std::borrow::Borrow;
 use std::sync::Arc;
 
 use crate::catalog::Registry;
@@ -20,8 +21,8 @@ use crate::normalize::ToolSet;
 use crate::read::Input;
 use crate::read::source::SourceFile;
 use crate::rules::meta::invalid_manifest::InvalidManifest;
-use crate::suppress::baseline::Baseline;
-use crate::suppress::{Pending, Suppressor};
+use crate::suppress::baseline::{Baseline, Matching};
+use crate::suppress::{Suppressing, Suppressor};
 use crate::tokens::Encoding;
 use diagnostic::{Diagnostic, Severity};
 use select::Selection;
@@ -85,21 +86,32 @@ impl Linter {
 
     /// Lints one file's text. `json` says whether to read it as JSON (else YAML).
     pub fn lint(&self, file: Arc<SourceFile>, json: bool) -> FileReport {
-        let parsed = vec![file::Parsed::from_text(
-            file,
-            json,
-            &self.selection.invalid_manifest,
-        )];
-        self.finish(&parsed).remove(0)
+        let parsed = file::Parsed::from_text(file, json, &self.selection.invalid_manifest);
+        let mut reports = self.run(vec![&parsed]);
+        reports.remove(0)
     }
 
     /// Lints every input, then runs the checks across files; reports come back in input
     /// order. A report for the config file comes last when its suppressions need a finding.
     pub fn lint_all(&self, inputs: Vec<Input>) -> Vec<FileReport> {
-        let parsed = crate::parallel::map_in_order(inputs, |input| {
-            file::Parsed::read(input, &self.selection.invalid_manifest)
-        });
-        self.finish(&parsed)
+        let mut reports = Vec::with_capacity(inputs.len());
+        self.lint_each(inputs, |report| reports.push(report));
+        reports
+    }
+
+    /// Lints every input and hands each file's report to `each` in input order, as soon as
+    /// that file and every earlier one are done (the reports of the config file and of the
+    /// baseline, when they have findings, come last). A file's tree is dropped after its own
+    /// checks, so memory does not grow with the number of files; only the files of a session
+    /// keep theirs, and their reports (and the later ones) wait for the session checks.
+    pub fn lint_each(&self, inputs: Vec<Input>, each: impl FnMut(FileReport)) {
+        let invalid_manifest = &self.selection.invalid_manifest;
+        self.stream(
+            inputs,
+            |input| input.name.clone(),
+            |input| file::Parsed::read(input, invalid_manifest),
+            each,
+        );
     }
 
     /// Reads and parses every input once, to lint them more than once with
@@ -118,43 +130,124 @@ impl Linter {
     /// Lints inputs parsed by [`Linter::parse_all`] (of this or another linter), as
     /// [`Linter::lint_all`] lints them.
     pub fn lint_parsed(&self, inputs: &ParsedInputs) -> Vec<FileReport> {
-        self.finish(&inputs.parsed)
+        self.run(inputs.parsed.iter().collect())
     }
 
-    fn finish(&self, parsed: &[file::Parsed]) -> Vec<FileReport> {
+    fn run(&self, parsed: Vec<&file::Parsed>) -> Vec<FileReport> {
+        let mut reports = Vec::with_capacity(parsed.len());
+        self.stream(
+            parsed,
+            |parsed| parsed.file.name.clone(),
+            |parsed| parsed,
+            |report| reports.push(report),
+        );
+        reports
+    }
+
+    /// The pipeline after reading: each item is parsed (`parse`) and checked on all cores;
+    /// then, in input order, the checks across files, the session checks, the suppressions
+    /// and the baseline, and the report goes to `each`.
+    fn stream<T: Send, P: Borrow<file::Parsed> + Send>(
+        &self,
+        items: Vec<T>,
+        name: impl Fn(&T) -> String,
+        parse: impl Fn(T) -> P + Sync,
+        each: impl FnMut(FileReport),
+    ) {
         let sessions = &self.selection.sessions;
-        let membership: Vec<Vec<(usize, String)>> = parsed
-            .iter()
-            .map(|parsed| sessions.of(&parsed.file.name))
-            .collect();
-        let mut checked = crate::parallel::map_in_order(
-            parsed.iter().zip(&membership).collect(),
-            |(parsed, member_of)| {
-                file::check(
-                    parsed,
-                    &self.selection,
-                    self.encoding,
-                    member_of.first().map(|(_, server)| server.as_str()),
-                )
+        let membership: Vec<Vec<(usize, String)>> =
+            items.iter().map(|item| sessions.of(&name(item))).collect();
+        // The reports of a session's files get its findings at the end of the run, and reports
+        // go out in input order: with a session among the inputs, all of them wait.
+        let hold = membership.iter().any(|member_of| !member_of.is_empty());
+        let mut across = across_files::Across::start(&self.selection, self.encoding);
+        let outline = across.any();
+        let mut out = Out {
+            suppressing: self.suppressor.start(),
+            matching: self.baseline.as_ref().map(Baseline::start),
+            each,
+        };
+        let mut held = Vec::new();
+        let work = |(item, member_of): (T, Vec<(usize, String)>)| {
+            let parsed = parse(item);
+            let server = member_of.first().map(|(_, server)| server.as_str());
+            let checked = file::check(
+                parsed.borrow(),
+                &self.selection,
+                self.encoding,
+                server,
+                outline,
+            );
+            // Only a file of a session keeps its tree, for the session checks.
+            let kept = (!member_of.is_empty()).then_some(parsed);
+            (checked, member_of, kept)
+        };
+        crate::parallel::for_each_in_order(
+            items.into_iter().zip(membership).collect(),
+            work,
+            |(mut checked, member_of, kept)| {
+                across.check(&mut checked);
+                if hold {
+                    held.push((checked, member_of, kept));
+                } else {
+                    out.send(checked);
+                }
             },
         );
-        across_files::check(&mut checked, &self.selection, self.encoding);
-        sessions::check(&mut checked, &membership, &self.selection, self.encoding);
-        let mut pending: Vec<Pending> = checked
-            .into_iter()
-            .map(file::Checked::into_pending)
-            .collect();
-        let config_report = self.suppressor.apply(&mut pending);
-        let mut reports: Vec<FileReport> = pending
-            .into_iter()
-            .map(|pending| pending.report)
-            .chain(config_report)
-            .collect();
-        if let Some(baseline) = &self.baseline {
-            let stale = baseline.apply(&mut reports, self.suppressor.unused(), self.encoding);
-            reports.extend(stale);
+        if hold {
+            let (mut files, membership, kept): (Vec<_>, Vec<_>, Vec<_>) =
+                held.into_iter().fold(Default::default(), |mut all, item| {
+                    all.0.push(item.0);
+                    all.1.push(item.1);
+                    all.2.push(item.2);
+                    all
+                });
+            let parsed: Vec<Option<&file::Parsed>> = kept
+                .iter()
+                .map(|kept| kept.as_ref().map(Borrow::borrow))
+                .collect();
+            sessions::check(
+                &mut files,
+                &parsed,
+                &membership,
+                &self.selection,
+                self.encoding,
+            );
+            for checked in files {
+                out.send(checked);
+            }
         }
-        reports
+        let Out {
+            suppressing,
+            matching,
+            mut each,
+        } = out;
+        if let Some(report) = suppressing.finish() {
+            each(report);
+        }
+        let unused = self.suppressor.unused();
+        if let Some(report) = matching.and_then(|matching| matching.finish(unused, self.encoding))
+        {
+            each(report);
+        }
+    }
+}
+
+/// Where a run's reports go, suppressions and the baseline applied.
+struct Out<'l, F> {
+    suppressing: Suppressing<'l>,
+    matching: Option<Matching<'l>>,
+    each: F,
+}
+
+impl<F: FnMut(FileReport)> Out<'_, F> {
+    fn send(&mut self, checked: file::Checked) {
+        let mut pending = checked.into_pending();
+        self.suppressing.apply(&mut pending);
+        if let Some(matching) = &mut self.matching {
+            matching.apply(&mut pending.report);
+        }
+        (self.each)(pending.report);
     }
 }
 
@@ -275,7 +368,7 @@ pub(crate) fn lint_text(name: &str, text: &str) -> FileReport {
 
 #[cfg(test)]
 mod tests {
-    use super::rule::{ActiveRule, Ctx, Rule, RunCtx, SetRef};
+    use super::rule::{AcrossFiles, ActiveRule, Ctx, Outline, Rule};
     use super::*;
     use crate::normalize::Tool;
 
@@ -289,11 +382,17 @@ mod tests {
             assert_ne!(tool.name(), "boom", "a rule panicked on purpose");
         }
 
-        fn check_run(&self, _sets: &[SetRef<'_>], _ctx: &mut RunCtx<'_>) {
-            assert!(
-                !self.across_files,
-                "a rule panicked across files on purpose"
-            );
+        fn across_files(&self) -> Option<Box<dyn AcrossFiles + '_>> {
+            self.across_files
+                .then(|| Box::new(PanicsAcross) as Box<dyn AcrossFiles>)
+        }
+    }
+
+    struct PanicsAcross;
+
+    impl AcrossFiles for PanicsAcross {
+        fn check(&mut self, _file: &Outline, _ctx: &mut Ctx<'_>) {
+            panic!("a rule panicked across files on purpose");
         }
     }
 
@@ -368,6 +467,8 @@ mod tests {
         let reports = linter_with(Some(Panics { across_files: true })).lint_all(no_boom);
         let error = reports[0].internal_error.as_deref().unwrap_or_default();
         assert!(error.contains("`panics` across files"), "{error}");
+        // The check that panicked stops; the other files are linted as ever.
+        assert_eq!(reports[1].internal_error, None);
         assert_eq!(codes(&reports[1]), codes(&expected[1]));
     }
 }

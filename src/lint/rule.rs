@@ -11,13 +11,18 @@ use crate::read::source::SourceFile;
 use crate::targets::Targets;
 use crate::tokens::{Counter, Encoding};
 
-/// A check. Each hook runs once per tool, once per file (tool set), once per run over every
-/// file (for findings across files), or once per session (`sessions:` in the config: the files
-/// one host loads together).
+/// A check. Each hook runs once per tool, once per file (tool set), across the files of a run
+/// ([`Rule::across_files`]), or once per session (`sessions:` in the config: the files one
+/// host loads together).
 pub trait Rule: Send + Sync {
     fn check_tool(&self, _tool: &Tool<'_>, _ctx: &mut Ctx<'_>) {}
     fn check_set(&self, _set: &ToolSet<'_>, _ctx: &mut Ctx<'_>) {}
-    fn check_run(&self, _sets: &[SetRef<'_>], _ctx: &mut RunCtx<'_>) {}
+    /// A check across files starts with each run: it sees every file's [`Outline`] in input
+    /// order, after the file's own checks, and keeps what it needs of the earlier ones. (A
+    /// file's tree is gone by then: a run's memory does not grow with its files.)
+    fn across_files(&self) -> Option<Box<dyn AcrossFiles + '_>> {
+        None
+    }
     /// `sets` are the session's files among the run's inputs, in input order (never empty);
     /// `session.servers[i]` is the server name of `sets[i]`.
     fn check_session(
@@ -26,6 +31,57 @@ pub trait Rule: Send + Sync {
         _sets: &[SetRef<'_>],
         _ctx: &mut RunCtx<'_>,
     ) {
+    }
+}
+
+/// One run's check across files ([`Rule::across_files`]).
+pub trait AcrossFiles {
+    /// Checks one file against the earlier ones; its findings go to this file.
+    fn check(&mut self, file: &Outline, ctx: &mut Ctx<'_>);
+}
+
+/// What the checks across files see of a file: its tools' names and guideline texts, and where
+/// they are.
+#[derive(Debug, Default)]
+pub struct Outline {
+    pub tools: Vec<OutlineTool>,
+}
+
+#[derive(Debug)]
+pub struct OutlineTool {
+    /// Empty when the tool has none, as in [`crate::normalize::Tool::name`].
+    pub name: String,
+    pub guidelines: Vec<Placed>,
+}
+
+/// A string of a file and where it is: what a finding about it needs once the tree is gone.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    pub text: String,
+    pub span: Span,
+    /// The JSON Pointer, written out.
+    pub pointer: String,
+}
+
+impl Outline {
+    /// The outline of a tool set.
+    pub fn of(set: &ToolSet<'_>) -> Outline {
+        let tools = set.tools.iter().map(|tool| OutlineTool {
+            name: tool.name().to_string(),
+            guidelines: tool
+                .guidelines()
+                .filter_map(|node| {
+                    Some(Placed {
+                        text: node.as_str()?.to_string(),
+                        span: node.span.clone(),
+                        pointer: node.pointer.written(),
+                    })
+                })
+                .collect(),
+        });
+        Outline {
+            tools: tools.collect(),
+        }
     }
 }
 
@@ -93,6 +149,8 @@ pub enum Target<'a> {
     Source(Span),
     /// A byte range of a string's decoded value; mapped back to the source exactly.
     Text(&'a Node, Range<usize>),
+    /// A string kept in an [`Outline`], whole.
+    Placed(&'a Placed),
 }
 
 /// A rule that runs: its code and name, and the severity configuration gave it.
@@ -237,6 +295,7 @@ impl<'a> Ctx<'a> {
                 (node.span.clone(), String::new())
             }
             Target::Key(entry) if dropped => (entry.key_span.clone(), String::new()),
+            Target::Placed(placed) => (placed.span.clone(), placed.pointer.clone()),
             Target::Value(node) => (node.span.clone(), node.pointer.written()),
             Target::Key(entry) => (entry.key_span.clone(), entry.value.pointer.written()),
             Target::Start(node) => {

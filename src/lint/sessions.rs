@@ -5,15 +5,18 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::file::Checked;
+use super::file::{Checked, Parsed};
 use super::panic_message;
 use super::rule::{Ctx, RunCtx, SessionRef, SetRef};
 use super::select::Selection;
+use crate::normalize::{self, ToolSet};
 use crate::tokens::Encoding;
 
-/// `membership[i]`: the sessions `files[i]` is in, each with the file's server name.
+/// `membership[i]`: the sessions `files[i]` is in, each with the file's server name;
+/// `parsed[i]`: its tree, kept for these checks when it is in a session.
 pub(crate) fn check(
-    files: &mut [Checked<'_>],
+    files: &mut [Checked],
+    parsed: &[Option<&Parsed>],
     membership: &[Vec<(usize, String)>],
     selection: &Selection,
     encoding: Encoding,
@@ -22,6 +25,18 @@ pub(crate) fn check(
     if sessions.is_empty() {
         return;
     }
+    // The tool set of every file of a session whose own checks ran: normalized again from its
+    // tree (its findings were reported then).
+    let sets: Vec<Option<ToolSet<'_>>> = files
+        .iter()
+        .zip(parsed)
+        .map(|(checked, parsed)| {
+            let parsed = parsed.filter(|_| checked.checked)?;
+            let root = parsed.root.as_ref()?;
+            let mut ctx = Ctx::new(&parsed.file, encoding, &selection.invalid_manifest);
+            Some(normalize::normalize(root, &mut ctx))
+        })
+        .collect();
     let mut found = Vec::new();
     let mut failed = None;
     for (index, session) in sessions.list.iter().enumerate() {
@@ -29,7 +44,7 @@ pub(crate) fn check(
         let members: Vec<(usize, &str)> = membership
             .iter()
             .enumerate()
-            .filter(|(file, _)| files[*file].set.is_some())
+            .filter(|(file, _)| sets[*file].is_some())
             .filter_map(|(file, member_of)| {
                 let (_, server) = member_of.iter().find(|(s, _)| *s == index)?;
                 Some((file, server.as_str()))
@@ -41,10 +56,9 @@ pub(crate) fn check(
         let sets: Vec<SetRef<'_>> = members
             .iter()
             .filter_map(|&(file, _)| {
-                let checked = &files[file];
                 Some(SetRef {
-                    file: checked.file,
-                    set: checked.set.as_ref()?,
+                    file: &files[file].file,
+                    set: sets[file].as_ref()?,
                 })
             })
             .collect();

@@ -128,49 +128,67 @@ impl Baseline {
         })
     }
 
-    /// Moves every finding the baseline records to its report's `suppressed` list (reason
-    /// [`REASON`]); returns a report on the baseline file for its entries that matched nothing
-    /// (when `unused`, the `unused-suppression` rule, runs).
-    pub fn apply(
-        &self,
-        reports: &mut [FileReport],
-        unused: Option<&ActiveRule>,
-        encoding: Encoding,
-    ) -> Option<FileReport> {
+    /// Starts matching a run's reports against the baseline, one at a time in input order.
+    pub fn start(&self) -> Matching<'_> {
         let mut remaining: HashMap<&str, usize> = HashMap::new();
         for (index, (fingerprint, _)) in self.entries.iter().enumerate() {
             remaining.entry(fingerprint).or_insert(index);
         }
-        let mut matched = vec![false; self.entries.len()];
-        for report in reports.iter_mut().filter(|report| report.linted) {
-            let file = file_key(&report.file.name, &self.dir);
-            let keep: Vec<bool> = fingerprints(&report.diagnostics, &file)
-                .into_iter()
-                .map(
-                    |(_, fingerprint)| match remaining.remove(fingerprint.as_str()) {
-                        Some(index) => {
-                            matched[index] = true;
-                            false
-                        }
-                        None => true,
-                    },
-                )
-                .collect();
-            let diagnostics = std::mem::take(&mut report.diagnostics);
-            for (diagnostic, keep) in diagnostics.into_iter().zip(keep) {
-                if keep {
-                    report.diagnostics.push(diagnostic);
-                } else {
-                    report.suppressed.push(Suppressed {
-                        diagnostic,
-                        reason: Some(REASON.to_string()),
-                    });
-                }
+        Matching {
+            baseline: self,
+            remaining,
+            matched: vec![false; self.entries.len()],
+        }
+    }
+}
+
+/// The baseline entries a run's findings matched so far.
+pub struct Matching<'b> {
+    baseline: &'b Baseline,
+    remaining: HashMap<&'b str, usize>,
+    matched: Vec<bool>,
+}
+
+impl Matching<'_> {
+    /// Moves every finding of a report that the baseline records to its `suppressed` list
+    /// (reason [`REASON`]).
+    pub fn apply(&mut self, report: &mut FileReport) {
+        if !report.linted {
+            return;
+        }
+        let file = file_key(&report.file.name, &self.baseline.dir);
+        let keep: Vec<bool> = fingerprints(&report.diagnostics, &file)
+            .into_iter()
+            .map(
+                |(_, fingerprint)| match self.remaining.remove(fingerprint.as_str()) {
+                    Some(index) => {
+                        self.matched[index] = true;
+                        false
+                    }
+                    None => true,
+                },
+            )
+            .collect();
+        let diagnostics = std::mem::take(&mut report.diagnostics);
+        for (diagnostic, keep) in diagnostics.into_iter().zip(keep) {
+            if keep {
+                report.diagnostics.push(diagnostic);
+            } else {
+                report.suppressed.push(Suppressed {
+                    diagnostic,
+                    reason: Some(REASON.to_string()),
+                });
             }
         }
+    }
+
+    /// Ends the run: a report on the baseline file for its entries that matched nothing (when
+    /// `unused`, the `unused-suppression` rule, runs).
+    pub fn finish(self, unused: Option<&ActiveRule>, encoding: Encoding) -> Option<FileReport> {
+        let (baseline, matched) = (self.baseline, self.matched);
         unused.and_then(|rule| {
-            let mut ctx = Ctx::new(&self.file, encoding, rule);
-            for ((fingerprint, span), _) in self
+            let mut ctx = Ctx::new(&baseline.file, encoding, rule);
+            for ((fingerprint, span), _) in baseline
                 .entries
                 .iter()
                 .zip(&matched)
@@ -186,7 +204,7 @@ impl Baseline {
             }
             let diagnostics = ctx.take_findings();
             (!diagnostics.is_empty()).then(|| FileReport {
-                file: self.file.clone(),
+                file: baseline.file.clone(),
                 linted: false,
                 tools: 0,
                 skipped: 0,

@@ -137,109 +137,135 @@ impl Suppressor {
         self.unused.as_ref()
     }
 
-    pub fn apply(&self, files: &mut [Pending]) -> Option<FileReport> {
-        let mut config_used: Vec<Vec<bool>> = self
-            .per_file_ignores
-            .iter()
-            .map(|entry| vec![false; entry.rules.len()])
+    /// Starts applying the suppressions to a run's files, one at a time in input order.
+    pub fn start(&self) -> Suppressing<'_> {
+        Suppressing {
+            suppressor: self,
+            config_used: self
+                .per_file_ignores
+                .iter()
+                .map(|entry| vec![false; entry.rules.len()])
+                .collect(),
+            config_matched: vec![false; self.per_file_ignores.len()],
+        }
+    }
+}
+
+/// The suppressions applied to a run so far: which `per-file-ignores` entries matched a file
+/// and which of their rules silenced a finding.
+pub(crate) struct Suppressing<'s> {
+    suppressor: &'s Suppressor,
+    config_used: Vec<Vec<bool>>,
+    /// Entries whose glob matched a file of this run: only those can be "unused". A run over
+    /// some files (pre-commit passes the staged ones) says nothing of the others.
+    config_matched: Vec<bool>,
+}
+
+impl Suppressing<'_> {
+    /// Moves the findings of one file that a suppression covers to its `suppressed` list, and
+    /// reports its inline directives that silenced nothing.
+    pub fn apply(&mut self, file: &mut Pending) {
+        let this = self.suppressor;
+        let (config_used, config_matched) = (&mut self.config_used, &mut self.config_matched);
+        // The name as given on the command line (or --stdin-filename), seen from the config.
+        let name = this.root.name(Path::new(&file.report.file.name));
+        let matching: Vec<usize> = (0..this.per_file_ignores.len())
+            .filter(|&index| this.per_file_ignores[index].glob.matches(&name))
             .collect();
-        // Entries whose glob matched a file of this run: only those can be "unused". A run over
-        // some files (pre-commit passes the staged ones) says nothing of the others.
-        let mut config_matched = vec![false; self.per_file_ignores.len()];
-        for file in files.iter_mut() {
-            // The name as given on the command line (or --stdin-filename), seen from the config.
-            let name = self.root.name(Path::new(&file.report.file.name));
-            let matching: Vec<usize> = (0..self.per_file_ignores.len())
-                .filter(|&index| self.per_file_ignores[index].glob.matches(&name))
-                .collect();
-            for &index in &matching {
-                config_matched[index] = true;
-            }
-            let mut inline_used: Vec<Vec<bool>> = file
+        for &index in &matching {
+            config_matched[index] = true;
+        }
+        let mut inline_used: Vec<Vec<bool>> = file
+            .directives
+            .iter()
+            .map(|directive| vec![false; directive.rules.len()])
+            .collect();
+        // Nothing can silence a finding of this file (the common case): its findings stay
+        // where they are, rather than move one by one into a second list as long.
+        let silencers = !file.directives.is_empty() || !matching.is_empty();
+        let diagnostics = if silencers {
+            std::mem::take(&mut file.report.diagnostics)
+        } else {
+            Vec::new()
+        };
+        for diagnostic in diagnostics {
+            // A file toolcheck cannot read is never clean.
+            let silenceable = diagnostic.code != this.invalid_manifest.code;
+            let by_directive = file
                 .directives
                 .iter()
-                .map(|directive| vec![false; directive.rules.len()])
-                .collect();
-            // Nothing can silence a finding of this file (the common case): its findings stay
-            // where they are, rather than move one by one into a second list as long.
-            let silencers = !file.directives.is_empty() || !matching.is_empty();
-            let diagnostics = if silencers {
-                std::mem::take(&mut file.report.diagnostics)
-            } else {
-                Vec::new()
+                .enumerate()
+                .find_map(|(d, directive)| {
+                    let covered = directive.problem.is_none()
+                        && directive
+                            .covers
+                            .as_ref()
+                            .is_none_or(|range| range.contains(&diagnostic.span.start));
+                    let rule = directive
+                        .rules
+                        .iter()
+                        .position(|rule| this.names_rule(&rule.name, &diagnostic.code))?;
+                    covered.then_some((d, rule))
+                });
+            let by_config = || {
+                matching.iter().find_map(|&index| {
+                    let entry = &this.per_file_ignores[index];
+                    let in_subtree = entry.pointer.as_deref().is_none_or(|pointer| {
+                        diagnostic.pointer == pointer
+                            || diagnostic.pointer.starts_with(&format!("{pointer}/"))
+                    });
+                    let rule = entry
+                        .rules
+                        .iter()
+                        .position(|rule| this.names_rule(&rule.value, &diagnostic.code))?;
+                    in_subtree.then_some((index, rule))
+                })
             };
-            for diagnostic in diagnostics {
-                // A file toolcheck cannot read is never clean.
-                let silenceable = diagnostic.code != self.invalid_manifest.code;
-                let by_directive = file
-                    .directives
-                    .iter()
-                    .enumerate()
-                    .find_map(|(d, directive)| {
-                        let covered = directive.problem.is_none()
-                            && directive
-                                .covers
-                                .as_ref()
-                                .is_none_or(|range| range.contains(&diagnostic.span.start));
-                        let rule = directive
-                            .rules
-                            .iter()
-                            .position(|rule| self.names_rule(&rule.name, &diagnostic.code))?;
-                        covered.then_some((d, rule))
-                    });
-                let by_config = || {
-                    matching.iter().find_map(|&index| {
-                        let entry = &self.per_file_ignores[index];
-                        let in_subtree = entry.pointer.as_deref().is_none_or(|pointer| {
-                            diagnostic.pointer == pointer
-                                || diagnostic.pointer.starts_with(&format!("{pointer}/"))
-                        });
-                        let rule = entry
-                            .rules
-                            .iter()
-                            .position(|rule| self.names_rule(&rule.value, &diagnostic.code))?;
-                        in_subtree.then_some((index, rule))
-                    })
-                };
-                if let (true, Some((d, rule))) = (silenceable, by_directive) {
-                    inline_used[d][rule] = true;
-                    let reason = file.directives[d].reason.clone();
-                    file.report
-                        .suppressed
-                        .push(Suppressed { diagnostic, reason });
-                } else if let (true, Some((index, rule))) = (silenceable, by_config()) {
-                    config_used[index][rule] = true;
-                    file.report.suppressed.push(Suppressed {
-                        diagnostic,
-                        reason: None,
-                    });
-                } else {
-                    file.report.diagnostics.push(diagnostic);
-                }
-            }
-            if let Some(unused) = &self.unused {
-                let source = file.report.file.clone();
-                let mut ctx = Ctx::new(&source, self.encoding, unused);
-                for (directive, used) in file.directives.iter().zip(&inline_used) {
-                    self.unused_directive(directive, used, &mut ctx);
-                }
-                file.report.diagnostics.extend(ctx.take_findings());
+            if let (true, Some((d, rule))) = (silenceable, by_directive) {
+                inline_used[d][rule] = true;
+                let reason = file.directives[d].reason.clone();
                 file.report
-                    .diagnostics
-                    .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+                    .suppressed
+                    .push(Suppressed { diagnostic, reason });
+            } else if let (true, Some((index, rule))) = (silenceable, by_config()) {
+                config_used[index][rule] = true;
+                file.report.suppressed.push(Suppressed {
+                    diagnostic,
+                    reason: None,
+                });
+            } else {
+                file.report.diagnostics.push(diagnostic);
             }
         }
-        let (unused, config) = (self.unused.as_ref()?, self.config_file.as_ref()?);
-        let mut ctx = Ctx::new(config, self.encoding, unused);
-        let entries = self.per_file_ignores.iter().zip(&config_used);
+        if let Some(unused) = &this.unused {
+            let source = file.report.file.clone();
+            let mut ctx = Ctx::new(&source, this.encoding, unused);
+            for (directive, used) in file.directives.iter().zip(&inline_used) {
+                this.unused_directive(directive, used, &mut ctx);
+            }
+            file.report.diagnostics.extend(ctx.take_findings());
+            file.report
+                .diagnostics
+                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        }
+    }
+
+    /// Ends the run: a report on the config file for its `per-file-ignores` rules that
+    /// silenced nothing or name no rule (when `unused-suppression` runs).
+    pub fn finish(self) -> Option<FileReport> {
+        let this = self.suppressor;
+        let (config_used, config_matched) = (self.config_used, self.config_matched);
+        let (unused, config) = (this.unused.as_ref()?, this.config_file.as_ref()?);
+        let mut ctx = Ctx::new(config, this.encoding, unused);
+        let entries = this.per_file_ignores.iter().zip(&config_used);
         for ((entry, used), matched) in entries.zip(config_matched) {
             for (rule, used) in entry.rules.iter().zip(used) {
                 let Some(span) = rule.span.clone() else {
                     continue;
                 };
-                let message = if !self.is_known(&rule.value) {
+                let message = if !this.is_known(&rule.value) {
                     format!("unknown rule `{}` in per-file-ignores", rule.value)
-                } else if matched && !used && self.is_active(&rule.value) {
+                } else if matched && !used && this.is_active(&rule.value) {
                     format!(
                         "`{}` in per-file-ignores for `{}` suppressed nothing",
                         rule.value, entry.pattern.value
@@ -266,7 +292,9 @@ impl Suppressor {
             internal_error: None,
         })
     }
+}
 
+impl Suppressor {
     /// Reports one inline directive if it is malformed, names unknown rules or silenced
     /// nothing.
     fn unused_directive(&self, directive: &Directive, used: &[bool], ctx: &mut Ctx<'_>) {

@@ -2,97 +2,107 @@
 //! `rules/wording/duplicate-guideline.yaml`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
 use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Rule, RunCtx, SetRef, Target};
-use crate::parse::Node;
+use crate::lint::rule::{AcrossFiles, Ctx, Outline, Rule, Target};
+use crate::parse::Span;
+use crate::read::source::SourceFile;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DuplicateGuideline {}
 
-/// Where a guideline text was first seen.
-struct First<'a> {
-    set: usize,
-    tool: usize,
-    name: &'a str,
-    node: &'a Node,
+impl Rule for DuplicateGuideline {
+    fn across_files(&self) -> Option<Box<dyn AcrossFiles + '_>> {
+        Some(Box::new(Guidelines::default()))
+    }
 }
 
-impl Rule for DuplicateGuideline {
-    fn check_run(&self, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
-        let mut first: HashMap<&str, First<'_>> = HashMap::new();
-        for (set_index, set) in sets.iter().enumerate() {
-            for (tool_index, tool) in set.set.tools.iter().enumerate() {
-                let name = tool.name();
-                for node in tool.guidelines() {
-                    let Some(text) = node.as_str().map(str::trim) else {
-                        continue;
-                    };
-                    if text.is_empty() {
-                        continue;
-                    }
-                    let Some(original) = first.get(text) else {
-                        first.insert(
-                            text,
-                            First {
-                                set: set_index,
-                                tool: tool_index,
-                                name,
-                                node,
-                            },
-                        );
-                        continue;
-                    };
-                    let same_tool = original.set == set_index && original.tool == tool_index;
-                    // Another definition of the same tool (a second variant of a harness, a
-                    // copy in another file) is not another tool losing its rule; two
-                    // definitions of one name in one file are `duplicate-tool-name`'s.
-                    if !same_tool && !name.is_empty() && original.name == name {
-                        continue;
-                    }
-                    let (message, related, help) = if same_tool {
-                        (
-                            "the same guideline appears twice in this tool".to_string(),
-                            "first written here".to_string(),
-                            "delete the repeated line; hosts keep one copy of each guideline \
-                             text"
-                                .to_string(),
-                        )
-                    } else {
-                        let other = if original.name.is_empty() {
-                            "another tool".to_string()
-                        } else {
-                            format!("`{}`", original.name)
-                        };
-                        (
-                            format!("the same guideline is already given for {other}"),
-                            format!("first given for {other} here"),
-                            format!(
-                                "hosts keep one copy of each guideline text, so one of the two \
-                                 tools loses it: reword it to name {}",
-                                if name.is_empty() {
-                                    "this tool".to_string()
-                                } else {
-                                    format!("`{name}`")
-                                }
-                            ),
-                        )
-                    };
-                    let first_file = sets[original.set].file;
-                    let first_span = original.node.span.clone();
-                    let file_ctx = ctx.file(set_index);
-                    file_ctx.set_tool(Some(name).filter(|name| !name.is_empty()));
-                    file_ctx
-                        .report(Field::Guidelines, Target::Value(node), message)
-                        .related_in(related, first_file, first_span)
-                        .help(help);
+/// Every guideline text of a run so far, trimmed, with where it was first given.
+#[derive(Default)]
+struct Guidelines {
+    first: HashMap<String, First>,
+    /// How many files were checked: the current file's number.
+    files: usize,
+}
+
+/// Where a guideline text was first given.
+struct First {
+    file_number: usize,
+    tool: usize,
+    name: String,
+    file: Arc<SourceFile>,
+    span: Span,
+}
+
+impl AcrossFiles for Guidelines {
+    fn check(&mut self, outline: &Outline, ctx: &mut Ctx<'_>) {
+        let file_number = self.files;
+        self.files += 1;
+        for (tool_index, tool) in outline.tools.iter().enumerate() {
+            let name = tool.name.as_str();
+            for guideline in &tool.guidelines {
+                let text = guideline.text.trim();
+                if text.is_empty() {
+                    continue;
                 }
+                let Some(original) = self.first.get(text) else {
+                    self.first.insert(
+                        text.to_string(),
+                        First {
+                            file_number,
+                            tool: tool_index,
+                            name: name.to_string(),
+                            file: ctx.file.clone(),
+                            span: guideline.span.clone(),
+                        },
+                    );
+                    continue;
+                };
+                let same_tool = original.file_number == file_number && original.tool == tool_index;
+                // Another definition of the same tool (a second variant of a harness, a
+                // copy in another file) is not another tool losing its rule; two
+                // definitions of one name in one file are `duplicate-tool-name`'s.
+                if !same_tool && !name.is_empty() && original.name == name {
+                    continue;
+                }
+                let (message, related, help) = if same_tool {
+                    (
+                        "the same guideline appears twice in this tool".to_string(),
+                        "first written here".to_string(),
+                        "delete the repeated line; hosts keep one copy of each guideline text"
+                            .to_string(),
+                    )
+                } else {
+                    let other = if original.name.is_empty() {
+                        "another tool".to_string()
+                    } else {
+                        format!("`{}`", original.name)
+                    };
+                    (
+                        format!("the same guideline is already given for {other}"),
+                        format!("first given for {other} here"),
+                        format!(
+                            "hosts keep one copy of each guideline text, so one of the two \
+                             tools loses it: reword it to name {}",
+                            if name.is_empty() {
+                                "this tool".to_string()
+                            } else {
+                                format!("`{name}`")
+                            }
+                        ),
+                    )
+                };
+                ctx.set_tool(Some(name).filter(|name| !name.is_empty()));
+                ctx.report(Field::Guidelines, Target::Placed(guideline), message)
+                    .related_in(related, &original.file, original.span.clone())
+                    .help(help);
             }
-            ctx.file(set_index).set_tool(None);
         }
+        ctx.set_tool(None);
     }
 }
 
