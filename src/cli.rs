@@ -1,6 +1,7 @@
 //! The command line: argument parsing and the commands. `main.rs` only calls [`main`].
 
 use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -12,7 +13,7 @@ use crate::lint::{FileReport, Linter, Overrides};
 use crate::read::Input;
 use crate::read::discover::{Discovery, DiscoveryOverrides, Target};
 use crate::read::read_targets;
-use crate::render::{self, Summary};
+use crate::render::{self, Output, Summary, Totals};
 use crate::suppress::baseline::Baseline;
 use crate::tokens::Encoding;
 
@@ -730,7 +731,7 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
         linter = linter.with_baseline(Baseline::load(&path)?);
     }
     let mut session_total = None;
-    let (mut inputs, live_errors) = match live {
+    let (inputs, live_errors) = match live {
         Some(live) => {
             let session = live.session.clone();
             let (captures, errors) = live.capture(args.live.timeout);
@@ -753,13 +754,92 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
             (inputs, Vec::new())
         }
     };
+    let color = use_color(args.color);
+    // The output is written as it is made (its size grows with the findings); a closed pipe
+    // (`| head`) ends the writing, which is no error worth reporting.
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut totals = Totals::default();
+    let mut internal_errors = Vec::new();
+    let mut note = |report: &FileReport, totals: &mut Totals| {
+        totals.add(report);
+        if let Some(message) = &report.internal_error {
+            internal_errors.push(internal_error(&report.file.name, message));
+        }
+    };
+    if args.fix || args.diff || args.write_baseline.is_some() || args.statistics {
+        // These need the whole run before they write anything.
+        let reports = match lint_whole(&linter, args, inputs)? {
+            ControlFlow::Continue(reports) => reports,
+            ControlFlow::Break(code) => return Ok(code),
+        };
+        reports.iter().for_each(|report| note(report, &mut totals));
+        let written = if args.statistics {
+            let diagnostics = render::diagnostics(&reports);
+            let text = statistics(args, format, diagnostics, &totals.summary);
+            stdout.write_all(text.as_bytes())
+        } else {
+            output(format, args, color, &linter, &registry, &mut stdout)
+                .and_then(|output| render::write_all(output, &reports))
+        };
+        let _ = written.and_then(|()| stdout.flush());
+    } else {
+        // Each file's findings are written as soon as they and the earlier files' are final,
+        // and then dropped: a run's memory does not grow with its files.
+        let mut output = output(format, args, color, &linter, &registry, &mut stdout).ok();
+        linter.lint_each(inputs, |report| {
+            note(&report, &mut totals);
+            if output
+                .as_mut()
+                .is_some_and(|out| out.report(&report).is_err())
+            {
+                output = None;
+            }
+        });
+        let written = output.map_or(Ok(()), |output| output.finish(&totals));
+        let _ = written.and_then(|()| stdout.flush());
+    }
+    drop(stdout);
+    for error in &internal_errors {
+        print_error(error);
+    }
+    let summary = totals.summary;
+    if let Some(session) = session_total.filter(|_| !args.quiet) {
+        eprintln!("{}", session_line(&session, live_errors.len()));
+    }
+    // A server that could not be listed: the others' findings stand, the run fails.
+    for error in &live_errors {
+        print_error(error);
+    }
+    if !live_errors.is_empty() {
+        return Ok(2);
+    }
+    if let Some(max) = args.max_warnings.filter(|max| summary.warnings > *max) {
+        // Otherwise a run with no error would fail without a word.
+        eprintln!(
+            "{} warning{}, more than --max-warnings {max}",
+            summary.warnings,
+            if summary.warnings == 1 { "" } else { "s" }
+        );
+    }
+    let code = exit_code(!internal_errors.is_empty(), &summary, args.max_warnings);
+    Ok(if code == 1 && args.exit_zero { 0 } else { code })
+}
+
+/// Lints the whole run for the options that need all of it: `--diff` (printed here),
+/// `--fix` (applied here), `--write-baseline` (written here) and `--statistics`. `Break`:
+/// nothing more to print; exit with this code.
+fn lint_whole(
+    linter: &Linter,
+    args: &LintArgs,
+    mut inputs: Vec<Input>,
+) -> Result<ControlFlow<i32, Vec<FileReport>>> {
     let mut reports = linter.lint_all(if args.fix {
         inputs.clone()
     } else {
         std::mem::take(&mut inputs)
     });
     if args.diff {
-        return Ok(print_diff(&reports));
+        return Ok(ControlFlow::Break(print_diff(&reports)));
     }
     if args.fix {
         // A fix can reveal another (two findings on one span): a few passes at most, each on
@@ -784,62 +864,45 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
             if count == 1 { "" } else { "s" },
             path.display()
         );
-        return Ok(0);
+        return Ok(ControlFlow::Break(0));
     }
-    let summary = Summary::of(&reports);
-    let diagnostics = render::diagnostics(&reports);
-    let color = use_color(args.color);
-    // The JSON and human outputs are written as they are made (their size grows with the
-    // findings); a closed pipe (`| head`) ends the writing, which is no error worth reporting.
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let written = match format {
-        _ if args.statistics => {
-            stdout.write_all(statistics(args, format, diagnostics, &summary).as_bytes())
-        }
-        Format::Json => render::json::write(&reports, linter.encoding, &mut stdout),
-        Format::Sarif => stdout.write_all(render::sarif::render(diagnostics, &registry).as_bytes()),
-        Format::Github => {
-            stdout.write_all(render::github::render(diagnostics, &summary, args.quiet).as_bytes())
-        }
-        Format::Concise => stdout.write_all(
-            render::concise::render(diagnostics, &summary, color, args.quiet).as_bytes(),
-        ),
+    Ok(ControlFlow::Continue(reports))
+}
+
+/// The output of `format` to `out`.
+fn output<'w>(
+    format: Format,
+    args: &LintArgs,
+    color: bool,
+    linter: &Linter,
+    registry: &Registry,
+    out: impl Write + 'w,
+) -> std::io::Result<Box<dyn Output + 'w>> {
+    Ok(match format {
+        Format::Json => Box::new(render::json::JsonOutput::new(
+            out,
+            linter.encoding,
+            render::Spill::file,
+        )),
+        Format::Sarif => Box::new(render::sarif::SarifOutput::new(out, registry)?),
+        Format::Github => Box::new(render::github::GithubOutput {
+            out,
+            quiet: args.quiet,
+        }),
+        Format::Concise => Box::new(render::concise::ConciseOutput {
+            out,
+            color,
+            quiet: args.quiet,
+        }),
         Format::Full => {
             let style = render::human::Style {
                 color,
                 links: render::human::links(color),
                 width: terminal_width(),
             };
-            render::human::write(diagnostics, &summary, style, args.quiet, &mut stdout)
+            Box::new(render::human::HumanOutput::new(out, style, args.quiet))
         }
-    };
-    let _ = written.and_then(|()| stdout.flush());
-    drop(stdout);
-    for report in &reports {
-        if let Some(message) = &report.internal_error {
-            print_error(&internal_error(&report.file.name, message));
-        }
-    }
-    if let Some(session) = session_total.filter(|_| !args.quiet) {
-        eprintln!("{}", session_line(&session, live_errors.len()));
-    }
-    // A server that could not be listed: the others' findings stand, the run fails.
-    for error in &live_errors {
-        print_error(error);
-    }
-    if !live_errors.is_empty() {
-        return Ok(2);
-    }
-    if let Some(max) = args.max_warnings.filter(|max| summary.warnings > *max) {
-        // Otherwise a run with no error would fail without a word.
-        eprintln!(
-            "{} warning{}, more than --max-warnings {max}",
-            summary.warnings,
-            if summary.warnings == 1 { "" } else { "s" }
-        );
-    }
-    let code = exit_code(&reports, &summary, args.max_warnings);
-    Ok(if code == 1 && args.exit_zero { 0 } else { code })
+    })
 }
 
 /// `toolcheck snapshot`: write (or `--check`) each server's snapshot.
@@ -1155,9 +1218,10 @@ fn fix_files(reports: &[FileReport], args: &LintArgs, inputs: &mut [Input]) -> R
 
 /// 2 when a file could not be linted for a bug in toolcheck (its findings are missing), else
 /// 1 for an error or too many warnings, else 0.
-pub fn exit_code(reports: &[FileReport], summary: &Summary, max_warnings: Option<usize>) -> i32 {
+/// `internal_error`: a file's linting failed on a bug of toolcheck.
+pub fn exit_code(internal_error: bool, summary: &Summary, max_warnings: Option<usize>) -> i32 {
     let too_many_warnings = max_warnings.is_some_and(|max| summary.warnings > max);
-    if reports.iter().any(|report| report.internal_error.is_some()) {
+    if internal_error {
         2
     } else if summary.errors > 0 || too_many_warnings {
         1

@@ -162,7 +162,13 @@ pub(crate) fn check(
             directives::directives(&parsed.file.text, Some(root))
         };
         let outline = outline.then(|| Outline::of(&set));
-        (set.tools.len(), set.skipped, diagnostics, directives, outline)
+        (
+            set.tools.len(),
+            set.skipped,
+            diagnostics,
+            directives,
+            outline,
+        )
     }));
     match run {
         Ok((tools, skipped, diagnostics, directives, outline)) => {

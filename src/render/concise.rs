@@ -2,7 +2,10 @@
 //! (`[*]` when `--fix` can fix it), as ruff and eslint's compact format print them; then the
 //! summary and the footer.
 
-use super::Summary;
+use std::io;
+
+use super::{Output, Totals};
+use crate::lint::FileReport;
 use crate::lint::diagnostic::{Diagnostic, Severity};
 
 /// One finding's line, without its line break.
@@ -27,22 +30,28 @@ pub fn line(diagnostic: &Diagnostic, color: bool) -> String {
     )
 }
 
-pub fn render<'a>(
-    diagnostics: impl Iterator<Item = &'a Diagnostic> + Clone,
-    summary: &Summary,
-    color: bool,
-    quiet: bool,
-) -> String {
-    let mut out = String::new();
-    for diagnostic in diagnostics.clone() {
-        out.push_str(&line(diagnostic, color));
-        out.push('\n');
+/// The lines, written as the run goes, then the summary.
+pub struct ConciseOutput<W> {
+    pub out: W,
+    pub color: bool,
+    pub quiet: bool,
+}
+
+impl<W: io::Write> Output for ConciseOutput<W> {
+    fn report(&mut self, report: &FileReport) -> io::Result<()> {
+        for diagnostic in &report.diagnostics {
+            writeln!(self.out, "{}", line(diagnostic, self.color))?;
+        }
+        Ok(())
     }
-    if !quiet {
-        out.push_str(&super::human::summary_line(summary));
-        out.push('\n');
-        let code = super::most_common_code(diagnostics);
-        out.push_str(&super::footer(summary, code));
+
+    fn finish(mut self: Box<Self>, totals: &Totals) -> io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        let summary = &totals.summary;
+        writeln!(self.out, "{}", super::human::summary_line(summary))?;
+        let footer = super::footer(summary, totals.most_common_code());
+        self.out.write_all(footer.as_bytes())
     }
-    out
 }

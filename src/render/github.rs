@@ -1,26 +1,34 @@
 //! `--format github`: GitHub Actions workflow commands, one `::error`/`::warning`/`::notice`
 //! per diagnostic, which the runner turns into annotations on the pull request.
 
-use super::Summary;
+use std::io;
+
 use super::human::summary_line;
+use super::{Output, Totals};
+use crate::lint::FileReport;
 use crate::lint::diagnostic::{Diagnostic, Severity};
 
-pub fn render<'a>(
-    diagnostics: impl Iterator<Item = &'a Diagnostic>,
-    summary: &Summary,
-    quiet: bool,
-) -> String {
-    let mut out = String::new();
-    for diagnostic in diagnostics {
-        out.push_str(&command(diagnostic));
-        out.push('\n');
+/// The workflow commands, written as the run goes, then the summary line.
+pub struct GithubOutput<W> {
+    pub out: W,
+    pub quiet: bool,
+}
+
+impl<W: io::Write> Output for GithubOutput<W> {
+    fn report(&mut self, report: &FileReport) -> io::Result<()> {
+        for diagnostic in &report.diagnostics {
+            writeln!(self.out, "{}", command(diagnostic))?;
+        }
+        Ok(())
     }
-    if !quiet {
+
+    fn finish(mut self: Box<Self>, totals: &Totals) -> io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
         // A plain line, not a workflow command: it shows in the log only.
-        out.push_str(&summary_line(summary));
-        out.push('\n');
+        writeln!(self.out, "{}", summary_line(&totals.summary))
     }
-    out
 }
 
 /// `::error file=F,line=L,endLine=L2,col=C,endColumn=C2,title=TC209 absolute-words::message`.

@@ -6,7 +6,8 @@ use std::io;
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
-use super::Summary;
+use super::{Output, Summary, Totals};
+use crate::lint::FileReport;
 use crate::lint::diagnostic::{Diagnostic, Severity};
 use crate::read::source::Excerpt;
 
@@ -63,18 +64,45 @@ pub fn write<'a>(
     quiet: bool,
     out: &mut impl io::Write,
 ) -> io::Result<()> {
-    let handler = handler(style);
-    let mut report = String::new();
-    let mut any = false;
+    let mut human = HumanOutput::new(out, style, quiet);
     for diagnostic in diagnostics.clone() {
+        human.draw(diagnostic)?;
+    }
+    human.end(summary, super::most_common_code(diagnostics))
+}
+
+/// The reports, drawn as the run goes, then the summary.
+pub struct HumanOutput<W> {
+    out: W,
+    handler: GraphicalReportHandler,
+    quiet: bool,
+    /// Whether a report was drawn (a blank line goes before the next).
+    any: bool,
+    scratch: String,
+}
+
+impl<W: io::Write> HumanOutput<W> {
+    pub fn new(out: W, style: Style, quiet: bool) -> Self {
+        HumanOutput {
+            out,
+            handler: handler(style),
+            quiet,
+            any: false,
+            scratch: String::new(),
+        }
+    }
+
+    fn draw(&mut self, diagnostic: &Diagnostic) -> io::Result<()> {
+        let report = &mut self.scratch;
         report.clear();
         // A blank line between reports, as rustc and ruff print them.
-        if any {
+        if self.any {
             report.push('\n');
         }
-        any = true;
-        if handler
-            .render_report(&mut report, &Drawn::new(diagnostic))
+        self.any = true;
+        if self
+            .handler
+            .render_report(report, &Drawn::new(diagnostic))
             .is_err()
         {
             // Only a formatter error can get here; fall back to one plain line.
@@ -83,22 +111,33 @@ pub fn write<'a>(
                 diagnostic.file.name, diagnostic.code, diagnostic.message
             ));
         }
-        out.write_all(report.as_bytes())?;
+        self.out.write_all(report.as_bytes())
     }
-    if !quiet {
+
+    fn end(&mut self, summary: &Summary, most_common_code: Option<&str>) -> io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        let report = &mut self.scratch;
         report.clear();
-        if any {
+        if self.any {
             report.push('\n');
         }
         report.push_str(&summary_line(summary));
         report.push('\n');
-        report.push_str(&super::footer(
-            summary,
-            super::most_common_code(diagnostics),
-        ));
-        out.write_all(report.as_bytes())?;
+        report.push_str(&super::footer(summary, most_common_code));
+        self.out.write_all(report.as_bytes())
     }
-    Ok(())
+}
+
+impl<W: io::Write> Output for HumanOutput<W> {
+    fn report(&mut self, report: &FileReport) -> io::Result<()> {
+        report.diagnostics.iter().try_for_each(|d| self.draw(d))
+    }
+
+    fn finish(mut self: Box<Self>, totals: &Totals) -> io::Result<()> {
+        self.end(&totals.summary, totals.most_common_code())
+    }
 }
 
 /// A diagnostic as miette draws it: what it says, shown on the excerpt of its span

@@ -4,50 +4,19 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::Summary;
+use super::{Output, PrettyArray, Spill, Summary, Totals};
 use crate::lint::FileReport;
 use crate::lint::diagnostic::{Diagnostic, Field, Severity};
 use crate::read::source::LineColumn;
 use crate::tokens::Encoding;
 
+/// The document's first fields; its findings follow.
 #[derive(Serialize)]
-struct Document<'a> {
+struct Header {
     version: u32,
     toolcheck: &'static str,
     tokenizer: &'static str,
     summary: Summary,
-    diagnostics: Findings<'a>,
-    /// Findings silenced by a suppression, with its reason; present only when there are any.
-    #[serde(skip_serializing_if = "Suppressions::is_empty")]
-    suppressed: Suppressions<'a>,
-}
-
-/// The findings of a run, each converted as it is written: a run with 100,000 findings holds
-/// no second copy of them.
-struct Findings<'a>(&'a [FileReport]);
-
-impl Serialize for Findings<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(super::diagnostics(self.0).map(to_json))
-    }
-}
-
-/// The suppressed findings of a run, converted as they are written.
-struct Suppressions<'a>(&'a [FileReport]);
-
-impl Suppressions<'_> {
-    fn is_empty(&self) -> bool {
-        super::suppressed(self.0).next().is_none()
-    }
-}
-
-impl Serialize for Suppressions<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(super::suppressed(self.0).map(|suppressed| JsonSuppressed {
-            diagnostic: to_json(&suppressed.diagnostic),
-            reason: suppressed.reason.as_deref(),
-        }))
-    }
 }
 
 #[derive(Serialize)]
@@ -88,19 +57,75 @@ pub fn render(reports: &[FileReport], encoding: Encoding) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// Writes the document to `out` as it goes, never holding all of it: a run with many findings
-/// costs no output-sized string.
+/// Writes the document of a whole run to `out`.
 pub fn write(reports: &[FileReport], encoding: Encoding, out: &mut impl Write) -> io::Result<()> {
-    let document = Document {
-        version: 1,
-        toolcheck: env!("CARGO_PKG_VERSION"),
-        tokenizer: encoding.as_str(),
-        summary: Summary::of(reports),
-        diagnostics: Findings(reports),
-        suppressed: Suppressions(reports),
-    };
-    serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::other)?;
-    out.write_all(b"\n")
+    super::write_all(
+        Box::new(JsonOutput::new(out, encoding, Spill::memory)),
+        reports,
+    )
+}
+
+/// The document, written as the run goes. Its summary comes first, so the findings wait in a
+/// [`Spill`] (`spill` makes one for the findings, one for the suppressed findings) until the
+/// end: a run with many findings holds neither them nor an output-sized string in memory.
+pub struct JsonOutput<W> {
+    out: W,
+    encoding: Encoding,
+    diagnostics: PrettyArray<Spill>,
+    suppressed: PrettyArray<Spill>,
+}
+
+impl<W: Write> JsonOutput<W> {
+    pub fn new(out: W, encoding: Encoding, spill: fn() -> Spill) -> Self {
+        JsonOutput {
+            out,
+            encoding,
+            diagnostics: PrettyArray::new(spill(), 2),
+            suppressed: PrettyArray::new(spill(), 2),
+        }
+    }
+}
+
+impl<W: Write> Output for JsonOutput<W> {
+    fn report(&mut self, report: &FileReport) -> io::Result<()> {
+        for diagnostic in &report.diagnostics {
+            self.diagnostics.push(&to_json(diagnostic))?;
+        }
+        for suppressed in &report.suppressed {
+            self.suppressed.push(&JsonSuppressed {
+                diagnostic: to_json(&suppressed.diagnostic),
+                reason: suppressed.reason.as_deref(),
+            })?;
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, totals: &Totals) -> io::Result<()> {
+        let JsonOutput {
+            mut out,
+            encoding,
+            diagnostics,
+            suppressed,
+        } = *self;
+        let header = Header {
+            version: 1,
+            toolcheck: env!("CARGO_PKG_VERSION"),
+            tokenizer: encoding.as_str(),
+            summary: totals.summary,
+        };
+        let mut text = serde_json::to_string_pretty(&header).map_err(io::Error::other)?;
+        // The header's closing brace: the findings go before it.
+        text.truncate(text.len().saturating_sub(2));
+        out.write_all(text.as_bytes())?;
+        out.write_all(b",\n  \"diagnostics\": ")?;
+        diagnostics.close()?.copy_to(&mut out)?;
+        // Present only when there are any.
+        if !suppressed.is_empty() {
+            out.write_all(b",\n  \"suppressed\": ")?;
+            suppressed.close()?.copy_to(&mut out)?;
+        }
+        out.write_all(b"\n}\n")
+    }
 }
 
 /// One diagnostic as this document writes it (for other documents that list findings, so

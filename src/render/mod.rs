@@ -1,4 +1,5 @@
-//! Output formats. Each renders the whole run to a string, so output never interleaves.
+//! Output formats. Each is an [`Output`]: it writes a run's reports as they arrive, in input
+//! order, then the run's totals, so a run's memory does not grow with its findings.
 
 pub mod concise;
 pub mod github;
@@ -7,8 +8,59 @@ pub mod json;
 pub mod sarif;
 pub mod statistics;
 
+use std::collections::BTreeMap;
+use std::io::{self, Seek, Write};
+use std::sync::Arc;
+
+use serde::Serialize;
+
 use crate::lint::diagnostic::{Diagnostic, Severity};
 use crate::lint::{FileReport, Suppressed};
+
+/// A format written as a run goes: each file's report as soon as it is final, in input
+/// order, then the end of the run.
+pub trait Output {
+    fn report(&mut self, report: &FileReport) -> io::Result<()>;
+    fn finish(self: Box<Self>, totals: &Totals) -> io::Result<()>;
+}
+
+/// Writes a whole run to `output`.
+pub fn write_all(mut output: Box<dyn Output + '_>, reports: &[FileReport]) -> io::Result<()> {
+    let mut totals = Totals::default();
+    for report in reports {
+        totals.add(report);
+        output.report(report)?;
+    }
+    output.finish(&totals)
+}
+
+/// What the end of a run's output needs: its counts, and the code with the most findings.
+#[derive(Debug, Default)]
+pub struct Totals {
+    pub summary: Summary,
+    by_code: BTreeMap<Arc<str>, usize>,
+}
+
+impl Totals {
+    pub fn add(&mut self, report: &FileReport) {
+        self.summary.add(report);
+        for diagnostic in &report.diagnostics {
+            *self.by_code.entry(diagnostic.code.clone()).or_default() += 1;
+        }
+    }
+
+    /// The code with the most findings (the first in code order among equals), for the
+    /// footer's example.
+    pub fn most_common_code(&self) -> Option<&str> {
+        let mut best: Option<(&Arc<str>, usize)> = None;
+        for (code, &count) in &self.by_code {
+            if best.is_none_or(|(_, most)| count > most) {
+                best = Some((code, count));
+            }
+        }
+        best.map(|(code, _)| &**code)
+    }
+}
 
 /// Counts for the summary line and the JSON `summary` object.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -33,28 +85,31 @@ fn is_zero(count: &usize) -> bool {
 
 impl Summary {
     pub fn of(reports: &[FileReport]) -> Summary {
-        let mut summary = Summary {
-            files: reports.iter().filter(|report| report.linted).count(),
-            ..Summary::default()
-        };
+        let mut summary = Summary::default();
         for report in reports {
-            summary.tools += report.tools;
-            summary.skipped += report.skipped;
-            summary.baselined += report
-                .suppressed
-                .iter()
-                .filter(|s| s.reason.as_deref() == Some(crate::suppress::baseline::REASON))
-                .count();
-            for diagnostic in &report.diagnostics {
-                summary.fixable += usize::from(diagnostic.fix.is_some());
-                match diagnostic.severity {
-                    Severity::Error => summary.errors += 1,
-                    Severity::Warning => summary.warnings += 1,
-                    Severity::Info => summary.infos += 1,
-                }
-            }
+            summary.add(report);
         }
         summary
+    }
+
+    /// Counts one more report.
+    pub fn add(&mut self, report: &FileReport) {
+        self.files += usize::from(report.linted);
+        self.tools += report.tools;
+        self.skipped += report.skipped;
+        self.baselined += report
+            .suppressed
+            .iter()
+            .filter(|s| s.reason.as_deref() == Some(crate::suppress::baseline::REASON))
+            .count();
+        for diagnostic in &report.diagnostics {
+            self.fixable += usize::from(diagnostic.fix.is_some());
+            match diagnostic.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+                Severity::Info => self.infos += 1,
+            }
+        }
     }
 }
 
@@ -97,4 +152,159 @@ pub fn suppressed(reports: &[FileReport]) -> impl Iterator<Item = &Suppressed> {
 /// example.
 pub fn most_common_code<'a>(diagnostics: impl Iterator<Item = &'a Diagnostic>) -> Option<&'a str> {
     statistics::count(diagnostics).first().map(|row| row.code)
+}
+
+/// A JSON array written one element at a time, pretty-printed as `serde_json` prints it inside
+/// a document at `indent` spaces (the indentation of the line that holds its key).
+pub struct PrettyArray<W> {
+    out: W,
+    indent: usize,
+    len: usize,
+    scratch: Vec<u8>,
+}
+
+impl<W: Write> PrettyArray<W> {
+    pub fn new(out: W, indent: usize) -> Self {
+        PrettyArray {
+            out,
+            indent,
+            len: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn push(&mut self, value: &impl Serialize) -> io::Result<()> {
+        self.out
+            .write_all(if self.len == 0 { b"[\n" } else { b",\n" })?;
+        self.len += 1;
+        self.scratch.clear();
+        serde_json::to_writer_pretty(&mut self.scratch, value).map_err(io::Error::other)?;
+        // A JSON string never holds a raw line break: every line is the value's own.
+        let pad = " ".repeat(self.indent + 2);
+        for (index, line) in self.scratch.split(|&byte| byte == b'\n').enumerate() {
+            if index > 0 {
+                self.out.write_all(b"\n")?;
+            }
+            self.out.write_all(pad.as_bytes())?;
+            self.out.write_all(line)?;
+        }
+        Ok(())
+    }
+
+    /// The array's last bytes (`]`, or `[]` when it is empty); gives back the writer.
+    pub fn close(mut self) -> io::Result<W> {
+        if self.len == 0 {
+            self.out.write_all(b"[]")?;
+        } else {
+            write!(self.out, "\n{}]", " ".repeat(self.indent))?;
+        }
+        Ok(self.out)
+    }
+}
+
+/// Output held back until the end of a run (the JSON document's findings, which follow its
+/// summary): in a temporary file, so that it does not stay in memory, or in memory when no
+/// temporary file can be made.
+pub enum Spill {
+    Memory(Vec<u8>),
+    File(io::BufWriter<std::fs::File>),
+}
+
+impl Spill {
+    pub fn memory() -> Spill {
+        Spill::Memory(Vec::new())
+    }
+
+    /// A temporary file, removed at once where the system allows (it lives on while open).
+    pub fn file() -> Spill {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let name = format!(
+            "toolcheck-{}-{}.spill",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let path = std::env::temp_dir().join(name);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path);
+        match file {
+            Ok(file) => {
+                // On Windows an open file cannot be removed: it stays in the temporary folder.
+                let _ = std::fs::remove_file(&path);
+                Spill::File(io::BufWriter::new(file))
+            }
+            Err(_) => Spill::memory(),
+        }
+    }
+
+    /// Writes what was held to `out`.
+    pub fn copy_to(self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Spill::Memory(bytes) => out.write_all(&bytes),
+            Spill::File(file) => {
+                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+                file.rewind()?;
+                let mut reader = io::BufReader::new(file);
+                io::copy(&mut reader, out).map(|_| ())
+            }
+        }
+    }
+}
+
+impl Write for Spill {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self {
+            Spill::Memory(held) => held.write(bytes),
+            Spill::File(file) => file.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Spill::Memory(_) => Ok(()),
+            Spill::File(file) => file.flush(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pretty_array_is_written_as_serde_json_writes_it_in_a_document() {
+        let values = [
+            serde_json::json!({"a": 1, "b": [1, 2], "c": {}}),
+            serde_json::json!({"text": "two\nlines"}),
+        ];
+        for count in 0..=values.len() {
+            let document = serde_json::json!({"x": {"items": &values[..count]}});
+            let expected = serde_json::to_string_pretty(&document).unwrap();
+            let mut array = PrettyArray::new(Vec::new(), 4);
+            for value in &values[..count] {
+                array.push(value).unwrap();
+            }
+            let written = String::from_utf8(array.close().unwrap()).unwrap();
+            let framed = format!("{{\n  \"x\": {{\n    \"items\": {written}\n  }}\n}}");
+            assert_eq!(framed, expected, "{count} elements");
+        }
+    }
+
+    #[test]
+    fn a_spill_gives_back_what_was_written() {
+        for mut spill in [Spill::memory(), Spill::file()] {
+            spill.write_all(b"held ").unwrap();
+            spill.write_all(b"back").unwrap();
+            let mut out = Vec::new();
+            spill.copy_to(&mut out).unwrap();
+            assert_eq!(out, b"held back");
+        }
+    }
 }

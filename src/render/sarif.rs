@@ -4,8 +4,12 @@
 //! the output against the official schema.
 
 use std::collections::HashMap;
+use std::io::{self, Write};
 
 use serde::Serialize;
+
+use super::{Output, PrettyArray, Totals};
+use crate::lint::FileReport;
 
 use crate::catalog::Registry;
 use crate::lint::diagnostic::{Diagnostic, Severity};
@@ -31,7 +35,8 @@ struct Log<'a> {
 struct Run<'a> {
     tool: Tool<'a>,
     column_kind: &'static str,
-    results: Vec<SarifResult>,
+    /// Always empty here: [`SarifOutput`] writes the results one at a time in its place.
+    results: [SarifResult; 0],
 }
 
 #[derive(Serialize)]
@@ -139,81 +144,116 @@ pub fn level(severity: Severity) -> &'static str {
     }
 }
 
-/// Renders the run. `rules` lists every rule of the registry (enabled or not), so a
-/// `ruleIndex` stays the same whatever the configuration selects.
-pub fn render<'a>(
-    diagnostics: impl Iterator<Item = &'a Diagnostic>,
-    registry: &Registry,
-) -> String {
-    let rules = registry
-        .rules
-        .iter()
-        .map(|registered| {
-            let meta = &registered.meta;
-            Rule {
-                id: &meta.code,
-                name: &meta.name,
-                short_description: Text {
-                    text: meta.summary.clone(),
+/// The log, written as the run goes: its rules first, then each result as its file's report
+/// arrives, then the rest.
+pub struct SarifOutput<W> {
+    results: PrettyArray<W>,
+    /// The log after its results.
+    tail: String,
+    /// Each rule's `ruleIndex`.
+    index: HashMap<String, usize>,
+    /// How many times each identity was seen, for the fingerprints.
+    seen: HashMap<u64, usize>,
+}
+
+impl<W: Write> SarifOutput<W> {
+    /// Starts the log. `rules` lists every rule of the registry (enabled or not), so a
+    /// `ruleIndex` stays the same whatever the configuration selects.
+    pub fn new(mut out: W, registry: &Registry) -> io::Result<Self> {
+        let rules = registry
+            .rules
+            .iter()
+            .map(|registered| {
+                let meta = &registered.meta;
+                Rule {
+                    id: &meta.code,
+                    name: &meta.name,
+                    short_description: Text {
+                        text: meta.summary.clone(),
+                    },
+                    help_uri: crate::catalog::pages::url(&meta.code, &meta.name),
+                    help: Help {
+                        text: format!(
+                            "{}\n\nRun `toolcheck explain {}` for the full documentation.",
+                            meta.summary, meta.code
+                        ),
+                        markdown: meta.docs.clone(),
+                    },
+                    default_configuration: Configuration {
+                        level: level(meta.default_severity),
+                    },
+                    properties: RuleProperties {
+                        tags: [meta.family.as_str()],
+                    },
+                }
+            })
+            .collect();
+        let index = registry
+            .rules
+            .iter()
+            .enumerate()
+            .map(|(index, rule)| (rule.meta.code.clone(), index))
+            .collect();
+        let log = Log {
+            schema: SCHEMA,
+            version: "2.1.0",
+            runs: [Run {
+                tool: Tool {
+                    driver: Driver {
+                        name: "toolcheck",
+                        version: env!("CARGO_PKG_VERSION"),
+                        semantic_version: env!("CARGO_PKG_VERSION"),
+                        rules,
+                    },
                 },
-                help_uri: crate::catalog::pages::url(&meta.code, &meta.name),
-                help: Help {
-                    text: format!(
-                        "{}\n\nRun `toolcheck explain {}` for the full documentation.",
-                        meta.summary, meta.code
-                    ),
-                    markdown: meta.docs.clone(),
-                },
-                default_configuration: Configuration {
-                    level: level(meta.default_severity),
-                },
-                properties: RuleProperties {
-                    tags: [meta.family.as_str()],
-                },
-            }
+                column_kind: "unicodeCodePoints",
+                results: [],
+            }],
+        };
+        let text = serde_json::to_string_pretty(&log).map_err(io::Error::other)?;
+        // The results are the log's last array: what comes before `[]` is written now, what
+        // comes after it at the end.
+        const RESULTS: &str = "\"results\": []";
+        let at = text.rfind(RESULTS).unwrap_or(text.len());
+        let (head, tail) = text.split_at(at);
+        let tail = tail.get(RESULTS.len()..).unwrap_or_default().to_string();
+        out.write_all(head.as_bytes())?;
+        out.write_all(b"\"results\": ")?;
+        let indent = head.len() - head.trim_end_matches(' ').len();
+        Ok(SarifOutput {
+            results: PrettyArray::new(out, indent),
+            tail,
+            index,
+            seen: HashMap::new(),
         })
-        .collect();
-    let index: HashMap<&str, usize> = registry
-        .rules
-        .iter()
-        .enumerate()
-        .map(|(index, rule)| (rule.meta.code.as_str(), index))
-        .collect();
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    let results = diagnostics
-        .map(|diagnostic| {
-            // Identical identities (the same word twice in one description) are told apart
-            // by their order, which unrelated edits elsewhere do not change.
-            let identity = identity(diagnostic);
-            let occurrence = seen.entry(identity).or_insert(0);
-            *occurrence += 1;
-            let fingerprint = format!("{identity:016x}:{}", occurrence);
-            result(
-                diagnostic,
-                index.get(&*diagnostic.code).copied(),
-                fingerprint,
-            )
-        })
-        .collect();
-    let log = Log {
-        schema: SCHEMA,
-        version: "2.1.0",
-        runs: [Run {
-            tool: Tool {
-                driver: Driver {
-                    name: "toolcheck",
-                    version: env!("CARGO_PKG_VERSION"),
-                    semantic_version: env!("CARGO_PKG_VERSION"),
-                    rules,
-                },
-            },
-            column_kind: "unicodeCodePoints",
-            results,
-        }],
-    };
-    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
-    out.push('\n');
-    out
+    }
+
+    fn result(&mut self, diagnostic: &Diagnostic) -> io::Result<()> {
+        // Identical identities (the same word twice in one description) are told apart by
+        // their order, which unrelated edits elsewhere do not change.
+        let identity = identity(diagnostic);
+        let occurrence = self.seen.entry(identity).or_insert(0);
+        *occurrence += 1;
+        let fingerprint = format!("{identity:016x}:{}", occurrence);
+        let rule_index = self.index.get(&*diagnostic.code).copied();
+        self.results
+            .push(&result(diagnostic, rule_index, fingerprint))
+    }
+}
+
+impl<W: Write> Output for SarifOutput<W> {
+    fn report(&mut self, report: &FileReport) -> io::Result<()> {
+        for diagnostic in &report.diagnostics {
+            self.result(diagnostic)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, _totals: &Totals) -> io::Result<()> {
+        let mut out = self.results.close()?;
+        out.write_all(self.tail.as_bytes())?;
+        out.write_all(b"\n")
+    }
 }
 
 fn result(diagnostic: &Diagnostic, rule_index: Option<usize>, fingerprint: String) -> SarifResult {
