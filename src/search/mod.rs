@@ -221,6 +221,15 @@ pub struct Index {
     bm25: Bm25,
 }
 
+/// A query's distinct terms, in order (as [`Engine::Bm25`] scores them).
+pub fn query_terms(query: &str) -> Vec<String> {
+    let mut seen = HashSet::new();
+    tokens(query)
+        .into_iter()
+        .filter(|term| seen.insert(term.clone()))
+        .collect()
+}
+
 /// Claude Code's name split: `mcp__server__tool_name` on `__` and `_`; other names on
 /// camelCase and `_`; lower-cased, empty parts dropped.
 pub fn name_parts(name: &str) -> (Vec<String>, bool) {
@@ -537,19 +546,24 @@ impl Index {
     /// Each tool `term` occurs in, with its counts and the term's BM25 weight there.
     fn weighted(&self, term: &str) -> impl Iterator<Item = (usize, Counts, f64)> + '_ {
         let postings = self.bm25.postings.get(term).map_or(&[][..], Vec::as_slice);
-        let n = self.docs.len() as f64;
-        let df = postings.len() as f64;
+        let df = postings.len();
+        postings
+            .iter()
+            .map(move |&(doc, counts)| (doc, counts, self.weight(df, doc, counts)))
+    }
+
+    /// The BM25 weight of a term found in `df` tools, in `doc` with `counts`.
+    fn weight(&self, df: usize, doc: usize, counts: Counts) -> f64 {
+        let (n, df) = (self.docs.len() as f64, df as f64);
         let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-        postings.iter().map(move |&(doc, counts)| {
-            let tf = f64::from(counts.total());
-            let length = self.bm25.lengths[doc] as f64;
-            let norm = if self.bm25.average > 0.0 {
-                1.0 - B + B * length / self.bm25.average
-            } else {
-                1.0
-            };
-            (doc, counts, idf * tf * (K1 + 1.0) / (tf + K1 * norm))
-        })
+        let tf = f64::from(counts.total());
+        let length = self.bm25.lengths[doc] as f64;
+        let norm = if self.bm25.average > 0.0 {
+            1.0 - B + B * length / self.bm25.average
+        } else {
+            1.0
+        };
+        idf * tf * (K1 + 1.0) / (tf + K1 * norm)
     }
 
     /// Standard BM25 (k1 = 1.2, b = 0.75) with Lucene's idf, `ln(1 + (N − n + 0.5)/(n + 0.5))`,
@@ -588,29 +602,18 @@ impl Index {
         Self::answer(Path::Scored, hits)
     }
 
-    /// BM25 scores of `query` without the "why": `scores[doc]` is set for every doc in
-    /// `touched` (both cleared first; `scores` is resized to the index). For checks that run
-    /// one query per tool: no allocation per posting, no sort.
-    pub fn bm25_scores(&self, query: &str, scores: &mut Vec<f64>, touched: &mut Vec<usize>) {
-        for &doc in touched.iter() {
-            if let Some(score) = scores.get_mut(doc) {
-                *score = 0.0;
+    /// The BM25 score of one tool for a query's distinct terms ([`query_terms`]), summed in
+    /// their order as [`Engine::Bm25`] sums them, without the "why": for checks that score a
+    /// few chosen tools per query (a binary search per term, no pass over other tools).
+    pub fn bm25_score(&self, terms: &[String], doc: usize) -> f64 {
+        let mut score = 0.0;
+        for term in terms {
+            let postings = self.bm25.postings.get(term).map_or(&[][..], Vec::as_slice);
+            if let Ok(at) = postings.binary_search_by_key(&doc, |&(doc, _)| doc) {
+                score += self.weight(postings.len(), doc, postings[at].1);
             }
         }
-        touched.clear();
-        scores.resize(self.docs.len(), 0.0);
-        let mut seen = HashSet::new();
-        for term in tokens(query) {
-            if !seen.insert(term.clone()) {
-                continue;
-            }
-            for (doc, _, weight) in self.weighted(&term) {
-                if scores[doc] == 0.0 {
-                    touched.push(doc);
-                }
-                scores[doc] += weight;
-            }
-        }
+        score
     }
 
     /// Python's `re.search` over each field; a tool scores one per field that matches.
@@ -903,13 +906,12 @@ mod tests {
         };
         let expected = part(idf_read, 2.0, 11.0) + part(idf_file, 3.0, 11.0);
         assert!((answer.hits[0].score - expected).abs() < 1e-9);
-        // The scores alone agree, and a second query starts from zero.
-        let (mut all, mut touched) = (Vec::new(), Vec::new());
-        index.bm25_scores("list", &mut all, &mut touched);
-        index.bm25_scores("read file", &mut all, &mut touched);
-        assert!((all[0] - expected).abs() < 1e-9);
-        assert_eq!(all[1], 0.0);
-        assert_eq!(touched.len(), 2);
+        // The score of one tool alone agrees, to the last bit.
+        let terms = query_terms("read file read");
+        assert_eq!(terms, ["read", "file"]);
+        assert_eq!(index.bm25_score(&terms, 0), answer.hits[0].score);
+        assert_eq!(index.bm25_score(&terms, 1), 0.0);
+        assert_eq!(index.bm25_score(&query_terms("list"), 0), 0.0);
         // list_dir has neither word.
         assert!(answer.rank_of(1).is_none());
         // The why splits `file` over the name, description and argument description.

@@ -6,7 +6,7 @@
 //! confusable when each one's query scores the other at least `similarity` times its own
 //! score (1.0: the other ranks first or tied).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
@@ -15,8 +15,8 @@ use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
 use crate::normalize::ToolSet;
 use crate::parse::Node;
-use crate::search::Engine;
 use crate::search::derive::{content_words, derive, first_sentence};
+use crate::search::{Doc, Engine};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -72,7 +72,7 @@ const NAME_FILLER: &[&str] = &[
 
 /// The words of a tool's own name, each once, in order: no filler, none of its server's name
 /// (`playwright_navigate` of the server `playwright` is `navigate`).
-fn name_words(doc: &crate::search::Doc) -> Vec<String> {
+fn name_words(doc: &Doc) -> Vec<String> {
     let server: HashSet<String> = doc
         .name
         .strip_suffix(doc.tool.as_str())
@@ -96,12 +96,12 @@ fn name_words(doc: &crate::search::Doc) -> Vec<String> {
 /// names being different. Two names that each have a word of their own (`retrieve_page`,
 /// `retrieve_database`; `get_cost`, `confirm_cost`) tell the tools apart, and so does word
 /// order (`celsius_to_fahrenheit`, `fahrenheit_to_celsius`); one name twice is
-/// `duplicate-tool-name`'s.
-fn names_nest(a: &crate::search::Doc, b: &crate::search::Doc) -> bool {
+/// `duplicate-tool-name`'s. `words`: each name's [`name_words`].
+fn names_nest(a: &Doc, b: &Doc, words: (&[String], &[String])) -> bool {
     if a.name == b.name {
         return false;
     }
-    let (a, b) = (name_words(a), name_words(b));
+    let (a, b) = words;
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if short.is_empty() {
         return false;
@@ -110,94 +110,135 @@ fn names_nest(a: &crate::search::Doc, b: &crate::search::Doc) -> bool {
     short.iter().all(|word| rest.any(|other| other == word))
 }
 
+/// Names with more words than this are compared with every other tool; shorter ones look up
+/// each subset of their words.
+const MAX_SUBSET_WORDS: usize = 10;
+
+/// Every pair of tools `(a, b)`, `a < b`, in order, whose names nest ([`names_nest`]). The
+/// shorter name's words are a subset of the longer's, so each tool looks up the tools whose
+/// words are exactly a subset of its own: the work follows the pairs found, not the square of
+/// the number of tools.
+fn nesting_pairs(docs: &[Doc]) -> Vec<(usize, usize)> {
+    let words: Vec<Vec<String>> = docs.iter().map(name_words).collect();
+    let sorted: Vec<Vec<&str>> = words
+        .iter()
+        .map(|words| {
+            let mut set: Vec<&str> = words.iter().map(String::as_str).collect();
+            set.sort_unstable();
+            set
+        })
+        .collect();
+    let mut by_set: HashMap<&[&str], Vec<usize>> = HashMap::new();
+    for (doc, set) in sorted.iter().enumerate() {
+        if !set.is_empty() {
+            by_set.entry(set).or_default().push(doc);
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut nest = |short: usize, long: usize| {
+        // Two tools with the same words are seen from both sides: once is enough.
+        let same = sorted[short].len() == sorted[long].len();
+        if short != long
+            && !(same && short > long)
+            && names_nest(&docs[short], &docs[long], (&words[short], &words[long]))
+        {
+            pairs.push((short.min(long), short.max(long)));
+        }
+    };
+    let mut subset = Vec::new();
+    for (long, set) in sorted.iter().enumerate() {
+        if set.len() > MAX_SUBSET_WORDS {
+            (0..docs.len()).for_each(|short| nest(short, long));
+            continue;
+        }
+        for mask in 1u32..(1 << set.len()) {
+            subset.clear();
+            subset.extend(
+                (0..set.len())
+                    .filter(|bit| mask & (1 << bit) != 0)
+                    .map(|bit| set[bit]),
+            );
+            for &short in by_set.get(subset.as_slice()).into_iter().flatten() {
+                nest(short, long);
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
 impl ConfusableTools {
     fn check<'a>(&self, searched: &Searched<'_, 'a>) -> Vec<Finding<'a>> {
         let mut findings = Vec::new();
-        if searched.index.len() < 2 {
-            return findings;
-        }
-        // close[a] holds (b, score of b for a's query / a's own score) for b close to a.
-        let count = searched.index.len();
-        let mut close: Vec<Vec<(usize, f64)>> = vec![Vec::new(); count];
-        let (mut scores, mut touched) = (Vec::new(), Vec::new());
-        for (a, close_a) in close.iter_mut().enumerate() {
-            let query = query_of(&searched.index.docs[a]);
-            searched
-                .index
-                .bm25_scores(&query, &mut scores, &mut touched);
-            let own = scores[a];
-            if own <= 0.0 {
+        let docs = &searched.index.docs;
+        let queries: Vec<Vec<String>> = docs
+            .iter()
+            .map(|doc| crate::search::query_terms(&query_of(doc)))
+            .collect();
+        let own: Vec<f64> = (0..docs.len())
+            .map(|a| searched.index.bm25_score(&queries[a], a))
+            .collect();
+        // Whether `b` is close to `a`: `a`'s query scores it at least `similarity` times `a`.
+        let share = |a: usize, b: usize| {
+            let score = searched.index.bm25_score(&queries[a], b);
+            (own[a] > 0.0 && score > 0.0 && score >= self.similarity * own[a])
+                .then(|| score / own[a])
+        };
+        for (a, b) in nesting_pairs(docs) {
+            let (Some(share_ab), Some(share_ba)) = (share(a, b), share(b, a)) else {
                 continue;
-            }
-            for &b in &touched {
-                if b != a && scores[b] >= self.similarity * own {
-                    close_a.push((b, scores[b] / own));
+            };
+            let (set_a, tool_a) = searched.owners[a];
+            let (set_b, tool_b) = searched.owners[b];
+            let (Some(at_a), Some(at_b)) = (tool_a.name, tool_b.name) else {
+                continue;
+            };
+            let doc_a = &searched.index.docs[a];
+            let doc_b = &searched.index.docs[b];
+            let percent = |share: f64| format!("{}%", number((share * 100.0).round()));
+            let only_b = distinguishing(doc_b, doc_a);
+            let only_a = distinguishing(doc_a, doc_b);
+            let list = |words: &[String]| {
+                if words.is_empty() {
+                    "none".to_string()
+                } else {
+                    words
+                        .iter()
+                        .map(|w| format!("`{w}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 }
-            }
-        }
-        for a in 0..close.len() {
-            for &(b, share_ab) in &close[a] {
-                // Each pair once, reported on the later tool.
-                if b < a {
-                    continue;
-                }
-                let Some(&(_, share_ba)) = close[b].iter().find(|(other, _)| *other == a) else {
-                    continue;
-                };
-                let (set_a, tool_a) = searched.owners[a];
-                let (set_b, tool_b) = searched.owners[b];
-                if !names_nest(&searched.index.docs[a], &searched.index.docs[b]) {
-                    continue;
-                }
-                let (Some(at_a), Some(at_b)) = (tool_a.name, tool_b.name) else {
-                    continue;
-                };
-                let doc_a = &searched.index.docs[a];
-                let doc_b = &searched.index.docs[b];
-                let percent = |share: f64| format!("{}%", number((share * 100.0).round()));
-                let only_b = distinguishing(doc_b, doc_a);
-                let only_a = distinguishing(doc_a, doc_b);
-                let list = |words: &[String]| {
-                    if words.is_empty() {
-                        "none".to_string()
-                    } else {
-                        words
-                            .iter()
-                            .map(|w| format!("`{w}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    }
-                };
-                findings.push(Finding {
-                    set: set_b,
-                    tool: tool_b.name(),
-                    at: &at_b.value,
-                    other_set: set_a,
-                    other_at: &at_a.value,
-                    message: format!(
-                        "`{}` and `{}` read alike to tool search: the words of each find the \
-                         other ({} and {} of their own score)",
+            };
+            findings.push(Finding {
+                set: set_b,
+                tool: tool_b.name(),
+                at: &at_b.value,
+                other_set: set_a,
+                other_at: &at_a.value,
+                message: format!(
+                    "`{}` and `{}` read alike to tool search: the words of each find the \
+                     other ({} and {} of their own score)",
+                    doc_b.name,
+                    doc_a.name,
+                    percent(share_ba),
+                    percent(share_ab)
+                ),
+                help: if only_a.is_empty() && only_b.is_empty() {
+                    "their names and first sentences have no word the other lacks: say in \
+                     each what it is for, and when to use the other instead"
+                        .to_string()
+                } else {
+                    format!(
+                        "say in each name and first sentence what sets it apart (and when \
+                         to use the other); words only `{}` has: {}; only `{}`: {}",
                         doc_b.name,
+                        list(&only_b),
                         doc_a.name,
-                        percent(share_ba),
-                        percent(share_ab)
-                    ),
-                    help: if only_a.is_empty() && only_b.is_empty() {
-                        "their names and first sentences have no word the other lacks: say in \
-                         each what it is for, and when to use the other instead"
-                            .to_string()
-                    } else {
-                        format!(
-                            "say in each name and first sentence what sets it apart (and when \
-                             to use the other); words only `{}` has: {}; only `{}`: {}",
-                            doc_b.name,
-                            list(&only_b),
-                            doc_a.name,
-                            list(&only_a)
-                        )
-                    },
-                });
-            }
+                        list(&only_a)
+                    )
+                },
+            });
         }
         findings
     }
@@ -236,5 +277,54 @@ impl Rule for ConfusableTools {
                 .help(finding.help);
             file.set_tool(None);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str) -> Doc {
+        Doc {
+            name: name.into(),
+            tool: name.into(),
+            ..Doc::default()
+        }
+    }
+
+    /// The pairs looked up by word subsets are exactly the nesting pairs a comparison of every
+    /// tool with every other finds, names of more than `MAX_SUBSET_WORDS` words included.
+    #[test]
+    fn nesting_pairs_are_every_pair_whose_names_nest() {
+        let words = ["get", "list", "file", "issue", "repo", "of", "user", "page"];
+        let mut seed = 7u64;
+        let mut next = |bound: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % bound
+        };
+        let mut docs: Vec<Doc> = (0..300)
+            .map(|_| {
+                let length = 1 + next(4);
+                let parts: Vec<&str> = (0..length).map(|_| words[next(words.len())]).collect();
+                doc(&parts.join("_"))
+            })
+            .collect();
+        docs.push(doc(&words.repeat(2).join("_")));
+        docs.push(doc("a_b_c_d_e_f_g_h_i_j_k_l"));
+        docs.push(doc("c_f_k"));
+        let words: Vec<Vec<String>> = docs.iter().map(name_words).collect();
+        let mut expected = Vec::new();
+        for a in 0..docs.len() {
+            for b in a + 1..docs.len() {
+                if names_nest(&docs[a], &docs[b], (&words[a], &words[b])) {
+                    expected.push((a, b));
+                }
+            }
+        }
+        assert!(expected.len() > 100, "{}", expected.len());
+        assert!(expected.contains(&(docs.len() - 2, docs.len() - 1)));
+        assert_eq!(nesting_pairs(&docs), expected);
     }
 }

@@ -498,6 +498,9 @@ struct Overlap {
 /// it, two tools share only words common in the file, and the suggestion would mislead.
 const MIN_OVERLAP: f64 = 0.15;
 
+/// The most tools a word may be in for [`Overlap::closest`] to follow it.
+const MAX_SHARED: usize = 1000;
+
 /// How much more a word of the name counts than a word of the description.
 const NAME_WEIGHT: f64 = 3.0;
 
@@ -585,7 +588,13 @@ impl Overlap {
     fn closest(&mut self, tool: usize) -> Option<usize> {
         let mut best: Option<(usize, f64)> = None;
         for &(term, weight) in &self.vectors[tool] {
-            for &(other, other_weight) in &self.postings[term] {
+            let postings = &self.postings[term];
+            // A word of more than `MAX_SHARED` tools tells little about which one takes over,
+            // and following it for every tool would make a large file's search quadratic.
+            if postings.len() > MAX_SHARED {
+                continue;
+            }
+            for &(other, other_weight) in postings {
                 if self.scores[other] == 0.0 {
                     self.touched.push(other);
                 }
