@@ -8,12 +8,13 @@ bench/spawn.py (a small server, so that the peak RSS is the command's own and no
 the Python that measures): wall time from `time.perf_counter` around spawn and wait, CPU time
 (user + system) and peak RSS from `os.wait4` (`ru_maxrss`; the rusage of a waited-for child
 includes its own waited-for children, so a script's subprocesses count). A peak at or below the
-server's own size (~9 MiB) is printed as "≤ that". Reported per command: the median and min–max of wall time, the
-median CPU time, the median and highest peak RSS, the runs, and the exit codes seen.
+server's own size (~9 MiB) is printed as "≤ that". Reported per command: the median and
+min–max of wall time, the median CPU time, the median and highest peak RSS, the runs, and the
+exit codes seen.
 
 As a module (bench/goals.py): `group([(name, argv), ...], runs, warmup)`. As a program:
 
-    python3 bench/timing.py [--runs N] [--warmup W] NAME=COMMAND...
+    python3 bench/timing.py [--runs N] [--warmup W] [--timeout S] NAME=COMMAND...
 
 where COMMAND is split like a shell word list (shlex; no globs, no redirections).
 """
