@@ -142,8 +142,8 @@ def peers(report, args):
     if args.spectral:
         versions.append("Spectral " + output([args.spectral, "--version"]))
     note = (f"{len(servers)} servers of `mcp/`, {count} tools, one MCP-shaped tool per file "
-            f"(bench/split.py): {', '.join(p.stem for p in servers)}. "
-            + ("; ".join(versions) + "." if versions else ""))
+            f"(bench/split.py): {', '.join(p.stem for p in servers)}."
+            + (" " + "; ".join(versions) + "." if versions else ""))
     stats, ok = measure(report, f"{count} real tools ({len(servers)} servers), one tool per file",
                         commands, args.heavy_runs, 1, note)
     ours = stats["toolcheck lint"]
