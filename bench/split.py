@@ -39,11 +39,12 @@ def tools(root):
         yield item
 
 
-def main():
-    out = Path(sys.argv[1])
+def write(out, paths):
+    """Writes the tools of `paths` into `out` as 00001.tool.json, ...; returns how many."""
+    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     count = 0
-    for path in sys.argv[2:]:
+    for path in paths:
         try:
             root = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -58,7 +59,11 @@ def main():
                     mcp[key] = value
             count += 1
             (out / f"{count:05d}.tool.json").write_text(json.dumps(mcp, ensure_ascii=False))
-    print(count)
+    return count
+
+
+def main():
+    print(write(sys.argv[1], sys.argv[2:]))
 
 
 if __name__ == "__main__":
