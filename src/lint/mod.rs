@@ -167,7 +167,8 @@ impl Linter {
             matching: self.baseline.as_ref().map(Baseline::start),
             each,
         };
-        let mut held = Vec::new();
+        // With `hold`: each file after its own checks, its sessions, and its tree.
+        let (mut held, mut held_membership, mut trees) = (Vec::new(), Vec::new(), Vec::new());
         let work = |(item, member_of): (T, Vec<(usize, String)>)| {
             let parsed = parse(item);
             let server = member_of.first().map(|(_, server)| server.as_str());
@@ -188,32 +189,27 @@ impl Linter {
             |(mut checked, member_of, kept)| {
                 across.check(&mut checked);
                 if hold {
-                    held.push((checked, member_of, kept));
+                    held.push(checked);
+                    held_membership.push(member_of);
+                    trees.push(kept);
                 } else {
                     out.send(checked);
                 }
             },
         );
         if hold {
-            let (mut files, membership, kept): (Vec<_>, Vec<_>, Vec<_>) =
-                held.into_iter().fold(Default::default(), |mut all, item| {
-                    all.0.push(item.0);
-                    all.1.push(item.1);
-                    all.2.push(item.2);
-                    all
-                });
-            let parsed: Vec<Option<&file::Parsed>> = kept
+            let parsed: Vec<Option<&file::Parsed>> = trees
                 .iter()
                 .map(|kept| kept.as_ref().map(Borrow::borrow))
                 .collect();
             sessions::check(
-                &mut files,
+                &mut held,
                 &parsed,
-                &membership,
+                &held_membership,
                 &self.selection,
                 self.encoding,
             );
-            for checked in files {
+            for checked in held {
                 out.send(checked);
             }
         }
