@@ -755,8 +755,8 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
         }
     };
     let color = use_color(args.color);
-    // The output is written as it is made (its size grows with the findings); a closed pipe
-    // (`| head`) ends the writing, which is no error worth reporting.
+    // The output is written as it is made (its size grows with the findings); an error ends
+    // the writing, not the run.
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let mut totals = Totals::default();
     let mut internal_errors = Vec::new();
@@ -766,7 +766,7 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
             internal_errors.push(internal_error(&report.file.name, message));
         }
     };
-    if args.fix || args.diff || args.write_baseline.is_some() || args.statistics {
+    let written = if args.fix || args.diff || args.write_baseline.is_some() || args.statistics {
         // These need the whole run before they write anything.
         let reports = match lint_whole(&linter, args, inputs)? {
             ControlFlow::Continue(reports) => reports,
@@ -781,24 +781,31 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
             output(format, args, color, &linter, &registry, &mut stdout)
                 .and_then(|output| render::write_all(output, &reports))
         };
-        let _ = written.and_then(|()| stdout.flush());
+        written.and_then(|()| stdout.flush())
     } else {
         // Each file's findings are written as soon as they and the earlier files' are final,
         // and then dropped: a run's memory does not grow with its files.
-        let mut output = output(format, args, color, &linter, &registry, &mut stdout).ok();
+        let mut output = output(format, args, color, &linter, &registry, &mut stdout);
         linter.lint_each(inputs, |report| {
             note(&report, &mut totals);
-            if output
-                .as_mut()
-                .is_some_and(|out| out.report(&report).is_err())
+            if let Ok(out) = &mut output
+                && let Err(error) = out.report(&report)
             {
-                output = None;
+                output = Err(error);
             }
         });
-        let written = output.map_or(Ok(()), |output| output.finish(&totals));
-        let _ = written.and_then(|()| stdout.flush());
-    }
+        output
+            .and_then(|output| output.finish(&totals))
+            .and_then(|()| stdout.flush())
+    };
     drop(stdout);
+    // A closed pipe (`| head`) is no error worth reporting; a full disk is.
+    if let Err(error) = written
+        && error.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        print_error(&Error::new(format!("cannot write the output: {error}")));
+        return Ok(2);
+    }
     for error in &internal_errors {
         print_error(error);
     }

@@ -278,3 +278,47 @@ fn a_malformed_rule_file_points_into_it() {
     assert_eq!(result.0, 2);
     insta::assert_snapshot!(transcript(result));
 }
+
+/// A full disk is an error (exit code 2) for every format; a pipe closed early (`| head`) is
+/// not: the run ends with its findings' exit code.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_that_cannot_be_written_is_exit_two_but_a_closed_pipe_is_not() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let manifest = common::root().join("fixtures/tokens/small.tools.yaml");
+    let manifest = manifest.to_str().expect("a UTF-8 path");
+    for format in ["json", "sarif", "full", "concise", "github"] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let output = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
+            .args(["lint", "--no-config", "--format", format, manifest])
+            .stdout(full)
+            .output()
+            .expect("toolcheck runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{format}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the output"),
+            "{format}: {stderr}"
+        );
+    }
+    // The SARIF log carries every rule's docs: far more than a pipe holds, so the writing
+    // meets the closed end.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
+        .args(["lint", "--no-config", "--format", "sarif", manifest])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolcheck runs");
+    let mut first = [0u8; 1];
+    let mut stdout = child.stdout.take().expect("piped");
+    stdout.read_exact(&mut first).expect("the output starts");
+    drop(stdout);
+    let output = child.wait_with_output().expect("toolcheck ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("cannot write"), "{stderr}");
+}

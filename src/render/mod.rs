@@ -211,7 +211,21 @@ impl<W: Write> PrettyArray<W> {
 /// temporary file can be made.
 pub enum Spill {
     Memory(Vec<u8>),
-    File(io::BufWriter<std::fs::File>),
+    File(TempFile),
+}
+
+/// A temporary file of a [`Spill`], removed when dropped (on Unix as soon as it is open).
+pub struct TempFile {
+    writer: Option<io::BufWriter<std::fs::File>>,
+    path: std::path::PathBuf,
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        // Closed first: Windows removes no open file.
+        drop(self.writer.take());
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 impl Spill {
@@ -219,7 +233,7 @@ impl Spill {
         Spill::Memory(Vec::new())
     }
 
-    /// A temporary file, removed at once where the system allows (it lives on while open).
+    /// A temporary file, or memory when none can be made.
     pub fn file() -> Spill {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static NEXT: AtomicUsize = AtomicUsize::new(0);
@@ -236,9 +250,14 @@ impl Spill {
             .open(&path);
         match file {
             Ok(file) => {
-                // On Windows an open file cannot be removed: it stays in the temporary folder.
+                // Gone from the folder at once where the system allows it (it lives on while
+                // open), so that nothing is left behind even if the run is killed.
+                #[cfg(unix)]
                 let _ = std::fs::remove_file(&path);
-                Spill::File(io::BufWriter::new(file))
+                Spill::File(TempFile {
+                    writer: Some(io::BufWriter::new(file)),
+                    path,
+                })
             }
             Err(_) => Spill::memory(),
         }
@@ -248,11 +267,15 @@ impl Spill {
     pub fn copy_to(self, out: &mut impl Write) -> io::Result<()> {
         match self {
             Spill::Memory(bytes) => out.write_all(&bytes),
-            Spill::File(file) => {
-                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+            Spill::File(mut temp) => {
+                let Some(writer) = temp.writer.take() else {
+                    return Ok(());
+                };
+                let mut file = writer
+                    .into_inner()
+                    .map_err(io::IntoInnerError::into_error)?;
                 file.rewind()?;
-                let mut reader = io::BufReader::new(file);
-                io::copy(&mut reader, out).map(|_| ())
+                io::copy(&mut io::BufReader::new(file), out).map(|_| ())
             }
         }
     }
@@ -262,14 +285,21 @@ impl Write for Spill {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         match self {
             Spill::Memory(held) => held.write(bytes),
-            Spill::File(file) => file.write(bytes),
+            Spill::File(TempFile {
+                writer: Some(writer),
+                ..
+            }) => writer.write(bytes),
+            Spill::File(_) => Err(io::Error::other("the temporary file is closed")),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match self {
-            Spill::Memory(_) => Ok(()),
-            Spill::File(file) => file.flush(),
+            Spill::File(TempFile {
+                writer: Some(writer),
+                ..
+            }) => writer.flush(),
+            _ => Ok(()),
         }
     }
 }
@@ -298,13 +328,19 @@ mod tests {
     }
 
     #[test]
-    fn a_spill_gives_back_what_was_written() {
-        for mut spill in [Spill::memory(), Spill::file()] {
+    fn a_spill_gives_back_what_was_written_and_leaves_no_file() {
+        let file = Spill::file();
+        let Spill::File(temp) = &file else {
+            panic!("the temporary folder takes a file");
+        };
+        let path = temp.path.clone();
+        for mut spill in [Spill::memory(), file] {
             spill.write_all(b"held ").unwrap();
             spill.write_all(b"back").unwrap();
             let mut out = Vec::new();
             spill.copy_to(&mut out).unwrap();
             assert_eq!(out, b"held back");
         }
+        assert!(!path.exists(), "{}", path.display());
     }
 }
