@@ -275,6 +275,15 @@ impl Run {
     }
 }
 
+/// `toolcheck lint --no-config OPTIONS --mcp -- <this test binary>`, the binary serving `mode`.
+fn lint_this_server(dir: &Path, mode: &str, options: &[&str]) -> Run {
+    let server = this_server();
+    let mut args = vec!["lint", "--no-config"];
+    args.extend_from_slice(options);
+    args.extend(["--mcp", "--", &server]);
+    toolcheck(dir, mode, &args)
+}
+
 fn this_server() -> String {
     std::env::current_exe()
         .expect("the test binary has a path")
@@ -377,19 +386,7 @@ fn pages_are_followed_and_instructions_kept() {
         "{text}"
     );
 
-    let run = toolcheck(
-        &dir,
-        "pages",
-        &[
-            "lint",
-            "--no-config",
-            "--format",
-            "json",
-            "--mcp",
-            "--",
-            &server,
-        ],
-    );
+    let run = lint_this_server(&dir, "pages", &["--format", "json"]);
     let report = json(&run);
     assert_eq!(report["summary"]["tools"], 5, "{}", run.stdout);
     // Findings are named after the server and point where the snapshot has the words.
@@ -420,22 +417,7 @@ fn findings(report: &Value) -> Vec<(String, String)> {
 
 fn five_hundred_tools() {
     let dir = scratch("many");
-    let server = this_server();
-    let run = toolcheck(
-        &dir,
-        "many",
-        &[
-            "lint",
-            "--no-config",
-            "--format",
-            "json",
-            "--server-name",
-            "bulk",
-            "--mcp",
-            "--",
-            &server,
-        ],
-    );
+    let run = lint_this_server(&dir, "many", &["--format", "json", "--server-name", "bulk"]);
     let report = json(&run);
     assert_eq!(report["summary"]["tools"], 500, "{}", run.stderr);
     assert!(
@@ -447,20 +429,7 @@ fn five_hundred_tools() {
 
 fn a_slow_server_times_out_and_its_group_ends() {
     let dir = scratch("slow");
-    let server = this_server();
-    let run = toolcheck(
-        &dir,
-        "slow",
-        &[
-            "lint",
-            "--no-config",
-            "--timeout",
-            "0.5",
-            "--mcp",
-            "--",
-            &server,
-        ],
-    );
+    let run = lint_this_server(&dir, "slow", &["--timeout", "0.5"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.says("did not answer `initialize` within 0.5 s"),
@@ -480,20 +449,7 @@ fn a_slow_server_times_out_and_its_group_ends() {
 
 fn a_crashing_server_shows_its_stderr() {
     let dir = scratch("crash");
-    let server = this_server();
-    let run = toolcheck(
-        &dir,
-        "crash",
-        &[
-            "lint",
-            "--no-config",
-            "--server-name",
-            "crash",
-            "--mcp",
-            "--",
-            &server,
-        ],
-    );
+    let run = lint_this_server(&dir, "crash", &["--server-name", "crash"]);
     assert_eq!(run.code, 2);
     assert!(
         run.says("`crash` exited with code 3 before answering `initialize`"),
@@ -512,22 +468,7 @@ fn a_crashing_server_shows_its_stderr() {
 
 fn a_line_that_is_not_json_is_tc001_where_it_breaks() {
     let dir = scratch("broken");
-    let server = this_server();
-    let run = toolcheck(
-        &dir,
-        "broken",
-        &[
-            "lint",
-            "--no-config",
-            "--format",
-            "concise",
-            "--timeout",
-            "20",
-            "--mcp",
-            "--",
-            &server,
-        ],
-    );
+    let run = lint_this_server(&dir, "broken", &["--format", "concise", "--timeout", "20"]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
     // `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a",}]}}`, linted as it was sent.
     let line = run.stdout.lines().next().unwrap_or_default();
@@ -545,21 +486,7 @@ fn a_line_that_is_not_json_is_tc001_where_it_breaks() {
 fn invalid_tools_are_tc001_at_their_place() {
     let dir = scratch("invalid");
     let server = this_server();
-    let run = toolcheck(
-        &dir,
-        "invalid",
-        &[
-            "lint",
-            "--no-config",
-            "--select",
-            "TC001",
-            "--format",
-            "json",
-            "--mcp",
-            "--",
-            &server,
-        ],
-    );
+    let run = lint_this_server(&dir, "invalid", &["--select", "TC001", "--format", "json"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let report = json(&run);
     let findings = report["diagnostics"].as_array().unwrap().clone();
@@ -580,20 +507,7 @@ fn invalid_tools_are_tc001_at_their_place() {
 
 fn a_server_that_ignores_sigterm_is_killed() {
     let dir = scratch("stubborn");
-    let server = this_server();
-    let run = toolcheck(
-        &dir,
-        "stubborn",
-        &[
-            "lint",
-            "--no-config",
-            "--format",
-            "json",
-            "--mcp",
-            "--",
-            &server,
-        ],
-    );
+    let run = lint_this_server(&dir, "stubborn", &["--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(json(&run)["summary"]["tools"], 1);
     assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
