@@ -99,6 +99,34 @@ mod tests {
         assert_eq!(seen, (0..100).map(|n| n * 2).collect::<Vec<_>>());
     }
 
+    /// Items are started only a window ahead of the one consumed last: memory stays bounded
+    /// however many items there are.
+    #[test]
+    fn few_items_are_in_flight_at_once() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let started = AtomicUsize::new(0);
+        let mut consumed = 0;
+        let mut most_ahead = 0;
+        super::for_each_in_order(
+            (0..2_000).collect(),
+            |n: usize| {
+                started.fetch_add(1, Ordering::SeqCst);
+                n
+            },
+            |n| {
+                assert_eq!(n, consumed);
+                consumed += 1;
+                most_ahead = most_ahead.max(started.load(Ordering::SeqCst) - consumed);
+            },
+        );
+        assert_eq!(consumed, 2_000);
+        let window = rayon::current_num_threads().max(1) * 4;
+        assert!(
+            most_ahead <= window,
+            "{most_ahead} items ahead, window {window}"
+        );
+    }
+
     #[test]
     fn a_panic_in_the_work_reaches_the_caller() {
         let caught = std::panic::catch_unwind(|| {

@@ -159,6 +159,8 @@ pub fn most_common_code<'a>(diagnostics: impl Iterator<Item = &'a Diagnostic>) -
 pub struct PrettyArray<W> {
     out: W,
     indent: usize,
+    /// The indentation of the elements' lines.
+    pad: String,
     len: usize,
     scratch: Vec<u8>,
 }
@@ -168,6 +170,7 @@ impl<W: Write> PrettyArray<W> {
         PrettyArray {
             out,
             indent,
+            pad: " ".repeat(indent + 2),
             len: 0,
             scratch: Vec::new(),
         }
@@ -184,12 +187,11 @@ impl<W: Write> PrettyArray<W> {
         self.scratch.clear();
         serde_json::to_writer_pretty(&mut self.scratch, value).map_err(io::Error::other)?;
         // A JSON string never holds a raw line break: every line is the value's own.
-        let pad = " ".repeat(self.indent + 2);
         for (index, line) in self.scratch.split(|&byte| byte == b'\n').enumerate() {
             if index > 0 {
                 self.out.write_all(b"\n")?;
             }
-            self.out.write_all(pad.as_bytes())?;
+            self.out.write_all(self.pad.as_bytes())?;
             self.out.write_all(line)?;
         }
         Ok(())
