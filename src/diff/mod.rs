@@ -262,8 +262,8 @@ pub fn diff(old: Side, new: Side, registry: &Registry, linter: &Linter) -> Repor
     let encoding = linter.encoding;
     let detectors = Detectors::new(registry, linter);
     let (old_label, new_label) = (old.label.clone(), new.label.clone());
-    let (old_files, old_reports) = read_side(old, registry, linter, encoding);
-    let (new_files, new_reports) = read_side(new, registry, linter, encoding);
+    let (old_files, old_reports) = read_side(old, linter, encoding);
+    let (new_files, new_reports) = read_side(new, linter, encoding);
     let mut internal_errors: Vec<String> = Vec::new();
     for report in old_reports.iter().chain(&new_reports) {
         if let Some(message) = &report.internal_error {
@@ -383,67 +383,65 @@ struct FileSide {
     error: Option<String>,
 }
 
-fn read_side(
-    side: Side,
-    registry: &Registry,
-    linter: &Linter,
-    encoding: Encoding,
-) -> (Vec<FileSide>, Vec<FileReport>) {
-    let inputs: Vec<Input> = side.files.iter().map(|(_, input)| input.clone()).collect();
-    let files = crate::parallel::map_in_order(side.files, |(key, input)| {
-        read_file(key, input, registry, encoding)
-    });
-    let reports = linter.lint_all(inputs);
+/// Reads one side's files once: linted, and each read as tools.
+fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>, Vec<FileReport>) {
+    let (keys, inputs): (Vec<String>, Vec<Input>) = side.files.into_iter().unzip();
+    let names: Vec<String> = inputs.iter().map(|input| input.name.clone()).collect();
+    let parsed = linter.parse_all(inputs);
+    let reports = linter.lint_parsed(&parsed);
+    let sets = parsed.with_tool_sets(encoding, |set| tools_of(set, encoding));
+    let files = keys
+        .into_iter()
+        .zip(names)
+        .zip(sets)
+        .map(|((key, name), read)| {
+            let ((tools, instructions), error) = match read {
+                Ok(read) => (read, None),
+                Err(error) => ((Vec::new(), None), Some(error.message())),
+            };
+            FileSide {
+                key,
+                name,
+                tools,
+                instructions,
+                error,
+            }
+        })
+        .collect();
     (files, reports)
 }
 
-fn read_file(key: String, input: Input, registry: &Registry, encoding: Encoding) -> FileSide {
-    let name = input.name.clone();
-    let read = crate::lint::with_tool_set(input, registry, encoding, |set| {
-        let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
-        let tokens = Counter::new(encoding).tools(&tools);
-        let text = |node: Option<&crate::parse::Node>| {
-            node.and_then(|node| node.as_str()).map(str::to_string)
-        };
-        let defs: Vec<ToolDef> = set
-            .tools
-            .iter()
-            .zip(tokens)
-            .map(|(tool, tokens)| ToolDef {
-                name: tool.name().to_string(),
-                title: text(tool.title.map(|e| &e.value)),
-                description: text(tool.description()),
-                snippet: text(tool.snippet()),
-                guidelines: tool
-                    .guidelines()
-                    .filter_map(|node| node.as_str().map(str::to_string))
-                    .collect(),
-                schema: tool.input_schema().map(crate::parse::Node::to_json),
-                output_schema: tool.output_schema.map(|e| e.value.to_json()),
-                annotations: tool.annotations.map(|e| e.value.to_json()),
-                deferred: tool.defer_loading,
-                tokens: tokens.total(),
-                pointer: tool.node.pointer.to_string(),
-            })
-            .collect();
-        (defs, text(set.instructions.map(|e| &e.value)))
-    });
-    match read {
-        Ok((tools, instructions)) => FileSide {
-            key,
-            name,
-            tools,
-            instructions,
-            error: None,
-        },
-        Err(error) => FileSide {
-            key,
-            name,
-            tools: Vec::new(),
-            instructions: None,
-            error: Some(error.message()),
-        },
-    }
+/// A file's tools as the diff compares them, and its instructions.
+fn tools_of(
+    set: &crate::normalize::ToolSet<'_>,
+    encoding: Encoding,
+) -> (Vec<ToolDef>, Option<String>) {
+    let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
+    let tokens = Counter::new(encoding).tools(&tools);
+    let text =
+        |node: Option<&crate::parse::Node>| node.and_then(|node| node.as_str()).map(str::to_string);
+    let defs: Vec<ToolDef> = set
+        .tools
+        .iter()
+        .zip(tokens)
+        .map(|(tool, tokens)| ToolDef {
+            name: tool.name().to_string(),
+            title: text(tool.title.map(|e| &e.value)),
+            description: text(tool.description()),
+            snippet: text(tool.snippet()),
+            guidelines: tool
+                .guidelines()
+                .filter_map(|node| node.as_str().map(str::to_string))
+                .collect(),
+            schema: tool.input_schema().map(crate::parse::Node::to_json),
+            output_schema: tool.output_schema.map(|e| e.value.to_json()),
+            annotations: tool.annotations.map(|e| e.value.to_json()),
+            deferred: tool.defer_loading,
+            tokens: tokens.total(),
+            pointer: tool.node.pointer.to_string(),
+        })
+        .collect();
+    (defs, text(set.instructions.map(|e| &e.value)))
 }
 
 /// The wording rules' readings of triggers and anti-triggers, with the run's options.

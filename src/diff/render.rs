@@ -143,8 +143,9 @@ pub fn human(report: &Report, use_color: bool) -> String {
             let label = tool_label(tool);
             let pad = width.saturating_sub(label.chars().count());
             let tokens = match tool.status {
-                Status::Added => format!("{} tokens", signed(tool.tokens.delta)),
-                Status::Removed => format!("{} tokens", signed(tool.tokens.delta)),
+                Status::Added | Status::Removed => {
+                    format!("{} tokens", signed(tool.tokens.delta))
+                }
                 _ if tool.tokens.delta == 0 => format!("{} tokens", group(tool.tokens.new)),
                 _ => format!("tokens {}", tokens_text(&tool.tokens)),
             };

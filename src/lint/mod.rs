@@ -12,6 +12,7 @@ pub(crate) mod select;
 mod sessions;
 
 use std::borrow::Borrow;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use crate::catalog::Registry;
@@ -264,22 +265,37 @@ impl ParsedInputs {
     /// Each file's tools, in input order and file order; none for a file without a tree (or
     /// whose reading panicked: linting it reports that).
     pub fn tools(&self, encoding: Encoding) -> Vec<Vec<ToolSpan>> {
+        self.with_tool_sets(encoding, |set| {
+            set.tools
+                .iter()
+                .map(|tool| ToolSpan {
+                    name: tool.name().to_string(),
+                    span: tool.node.span.clone(),
+                })
+                .collect()
+        })
+        .into_iter()
+        .map(Result::unwrap_or_default)
+        .collect()
+    }
+
+    /// Each file's tool set through `with_set`, in input order, on all cores, as
+    /// [`with_tool_set`] reads one file (a panic while reading is the file's internal error).
+    pub fn with_tool_sets<R: Send>(
+        &self,
+        encoding: Encoding,
+        with_set: impl Fn(&ToolSet<'_>) -> R + Sync,
+    ) -> Vec<std::result::Result<R, NoToolSet>> {
         crate::parallel::map_in_order(self.parsed.iter().collect(), |parsed: &file::Parsed| {
-            let Some(root) = &parsed.root else {
-                return Vec::new();
-            };
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut ctx = rule::Ctx::new(&parsed.file, encoding, &self.invalid_manifest);
-                let set = crate::normalize::normalize(root, &mut ctx);
-                set.tools
-                    .iter()
-                    .map(|tool| ToolSpan {
-                        name: tool.name().to_string(),
-                        span: tool.node.span.clone(),
-                    })
-                    .collect()
+            catch_unwind(AssertUnwindSafe(|| {
+                tool_set_of(parsed, &self.invalid_manifest, encoding, &with_set)
             }))
-            .unwrap_or_default()
+            .unwrap_or_else(|payload| {
+                Err(NoToolSet {
+                    findings: Vec::new(),
+                    internal_error: Some(panic_message(&*payload)),
+                })
+            })
         })
     }
 }
@@ -315,6 +331,16 @@ pub fn with_tool_set<R>(
 ) -> std::result::Result<R, NoToolSet> {
     let invalid_manifest = select::active(registry.native::<InvalidManifest>(), Severity::Error);
     let parsed = file::Parsed::read(input, &invalid_manifest);
+    tool_set_of(&parsed, &invalid_manifest, encoding, with_set)
+}
+
+/// [`with_tool_set`] of a parsed file.
+fn tool_set_of<R>(
+    parsed: &file::Parsed,
+    invalid_manifest: &rule::ActiveRule,
+    encoding: Encoding,
+    with_set: impl FnOnce(&ToolSet<'_>) -> R,
+) -> std::result::Result<R, NoToolSet> {
     let root = match (&parsed.root, &parsed.internal_error) {
         (Some(root), None) => root,
         _ => {
@@ -324,7 +350,7 @@ pub fn with_tool_set<R>(
             });
         }
     };
-    let mut ctx = rule::Ctx::new(&parsed.file, encoding, &invalid_manifest);
+    let mut ctx = rule::Ctx::new(&parsed.file, encoding, invalid_manifest);
     let set = crate::normalize::normalize(root, &mut ctx);
     // Nothing readable at all (an empty document, no tool shape) is an error here as in
     // `lint`; a few bad fields among readable tools are not.
