@@ -44,7 +44,7 @@ pub fn links(color: bool) -> bool {
 }
 
 pub fn render<'a>(
-    diagnostics: impl Iterator<Item = &'a Diagnostic> + Clone,
+    diagnostics: impl Iterator<Item = &'a Diagnostic>,
     summary: &Summary,
     style: Style,
     quiet: bool,
@@ -58,17 +58,22 @@ pub fn render<'a>(
 /// Writes the reports to `out` one at a time, never holding all of them: a run with many
 /// findings costs no output-sized string.
 pub fn write<'a>(
-    diagnostics: impl Iterator<Item = &'a Diagnostic> + Clone,
+    diagnostics: impl Iterator<Item = &'a Diagnostic>,
     summary: &Summary,
     style: Style,
     quiet: bool,
     out: &mut impl io::Write,
 ) -> io::Result<()> {
     let mut human = HumanOutput::new(out, style, quiet);
-    for diagnostic in diagnostics.clone() {
+    let mut totals = Totals {
+        summary: *summary,
+        ..Totals::default()
+    };
+    for diagnostic in diagnostics {
         human.draw(diagnostic)?;
+        totals.count([diagnostic]);
     }
-    human.end(summary, super::most_common_code(diagnostics))
+    human.end(&totals)
 }
 
 /// The reports, drawn as the run goes, then the summary.
@@ -114,7 +119,7 @@ impl<W: io::Write> HumanOutput<W> {
         self.out.write_all(report.as_bytes())
     }
 
-    fn end(&mut self, summary: &Summary, most_common_code: Option<&str>) -> io::Result<()> {
+    fn end(&mut self, totals: &Totals) -> io::Result<()> {
         if self.quiet {
             return Ok(());
         }
@@ -123,9 +128,9 @@ impl<W: io::Write> HumanOutput<W> {
         if self.any {
             report.push('\n');
         }
-        report.push_str(&summary_line(summary));
+        report.push_str(&summary_line(&totals.summary));
         report.push('\n');
-        report.push_str(&super::footer(summary, most_common_code));
+        report.push_str(&super::footer(&totals.summary, totals.most_common_code()));
         self.out.write_all(report.as_bytes())
     }
 }
@@ -136,7 +141,7 @@ impl<W: io::Write> Output for HumanOutput<W> {
     }
 
     fn finish(mut self: Box<Self>, totals: &Totals) -> io::Result<()> {
-        self.end(&totals.summary, totals.most_common_code())
+        self.end(totals)
     }
 }
 

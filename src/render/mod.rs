@@ -44,7 +44,12 @@ pub struct Totals {
 impl Totals {
     pub fn add(&mut self, report: &FileReport) {
         self.summary.add(report);
-        for diagnostic in &report.diagnostics {
+        self.count(&report.diagnostics);
+    }
+
+    /// Counts findings by code (not in the summary).
+    pub fn count<'a>(&mut self, diagnostics: impl IntoIterator<Item = &'a Diagnostic>) {
+        for diagnostic in diagnostics {
             *self.by_code.entry(diagnostic.code.clone()).or_default() += 1;
         }
     }
@@ -139,19 +144,13 @@ pub fn footer(summary: &Summary, code: Option<&str>) -> String {
 }
 
 /// All diagnostics of a run, in output order (file, offset, code).
-pub fn diagnostics(reports: &[FileReport]) -> impl Iterator<Item = &Diagnostic> + Clone {
+pub fn diagnostics(reports: &[FileReport]) -> impl Iterator<Item = &Diagnostic> {
     reports.iter().flat_map(|report| &report.diagnostics)
 }
 
 /// All suppressed findings of a run, in output order.
 pub fn suppressed(reports: &[FileReport]) -> impl Iterator<Item = &Suppressed> {
     reports.iter().flat_map(|report| &report.suppressed)
-}
-
-/// The code with the most findings (the first in code order among equals), for the footer's
-/// example.
-pub fn most_common_code<'a>(diagnostics: impl Iterator<Item = &'a Diagnostic>) -> Option<&'a str> {
-    statistics::count(diagnostics).first().map(|row| row.code)
 }
 
 /// A JSON array written one element at a time, pretty-printed as `serde_json` prints it inside
