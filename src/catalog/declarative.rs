@@ -47,6 +47,12 @@ pub struct DeclarativeRule {
 impl DeclarativeRule {
     /// Checks that the function can look at every `given` field and accepts `options`.
     pub(crate) fn validate(&self, options: &Options) -> Result<(), String> {
+        self.validate_given()?;
+        Function::build(self.function, options).map(drop)
+    }
+
+    /// Whether the function can look at every `given`.
+    pub(crate) fn validate_given(&self) -> Result<(), String> {
         if let Some(bad) = self
             .given
             .iter()
@@ -56,7 +62,7 @@ impl DeclarativeRule {
                 format!("function `{:?}` cannot look at `{bad:?}`", self.function).to_lowercase(),
             );
         }
-        Function::build(self.function, options).map(drop)
+        Ok(())
     }
 
     /// The rule ready to run with `options`; the error names what is wrong with them.
@@ -184,10 +190,7 @@ enum Function {
 #[derive(Debug, Clone)]
 enum Matcher {
     Regex(Regex),
-    Words {
-        words: Vec<String>,
-        fixed: Option<Regex>,
-    },
+    Words(text::Phrases),
 }
 
 impl Matcher {
@@ -198,35 +201,17 @@ impl Matcher {
             (Some(pattern), true) => Regex::new(pattern)
                 .map(Matcher::Regex)
                 .map_err(|error| format!("invalid regex: {error}")),
-            (None, false) => {
-                let needs_name = options.words.iter().any(|word| word.contains("{name}"));
-                let fixed = if needs_name {
-                    None
-                } else {
-                    Some(
-                        text::phrases_regex(&options.words, "", options.case_sensitive)
-                            .map_err(|error| format!("invalid words: {error}"))?,
-                    )
-                };
-                Ok(Matcher::Words {
-                    words: options.words.clone(),
-                    fixed,
-                })
-            }
+            (None, false) => text::Phrases::new(&options.words, options.case_sensitive)
+                .map(Matcher::Words)
+                .map_err(|error| format!("invalid words: {error}")),
         }
     }
 
-    fn regex(&self, tool_name: &str, case_sensitive: bool) -> Option<std::borrow::Cow<'_, Regex>> {
+    /// The regex for the tool `tool_name`, to search `text` with.
+    fn regex(&self, tool_name: &str, text: &str) -> Option<std::borrow::Cow<'_, Regex>> {
         match self {
-            Matcher::Regex(regex)
-            | Matcher::Words {
-                fixed: Some(regex), ..
-            } => Some(std::borrow::Cow::Borrowed(regex)),
-            Matcher::Words { words, fixed: None } => {
-                text::phrases_regex(words, tool_name, case_sensitive)
-                    .ok()
-                    .map(std::borrow::Cow::Owned)
-            }
+            Matcher::Regex(regex) => Some(std::borrow::Cow::Borrowed(regex)),
+            Matcher::Words(phrases) => phrases.regex(tool_name, text),
         }
     }
 }
@@ -366,11 +351,11 @@ impl CompiledRule {
         let tool_name = tool.name();
         match &self.function {
             Function::Pattern(matcher, options) => {
-                let Some(regex) = matcher.regex(tool_name, options.case_sensitive) else {
-                    return;
-                };
                 for text in texts {
                     let value = text.value();
+                    let Some(regex) = matcher.regex(tool_name, value) else {
+                        continue;
+                    };
                     let mut hits = text::find_all(&regex, value, options.skip_backticks);
                     if options.first_only {
                         hits.truncate(1);
@@ -387,9 +372,6 @@ impl CompiledRule {
                 }
             }
             Function::MissingPattern(matcher, options) => {
-                let Some(regex) = matcher.regex(tool_name, options.case_sensitive) else {
-                    return;
-                };
                 let non_empty: Vec<&Text<'_>> = texts
                     .iter()
                     .filter(|t| !t.value().trim().is_empty())
@@ -397,8 +379,12 @@ impl CompiledRule {
                 if non_empty.is_empty() {
                     return;
                 }
+                // A list that does not compile for this tool's name (too large) cannot tell.
                 let found = non_empty.iter().any(|text| {
-                    !text::find_all(&regex, text.value(), options.skip_backticks).is_empty()
+                    let value = text.value();
+                    matcher.regex(tool_name, value).is_none_or(|regex| {
+                        !text::find_all(&regex, value, options.skip_backticks).is_empty()
+                    })
                 });
                 if found {
                     return;

@@ -45,7 +45,9 @@ struct Then {
     options: Options,
 }
 
-/// A built-in entry; `native` is its check when `build.rs` found one.
+/// A built-in entry; `native` is its check when `build.rs` found one. Its default options are
+/// not built here: they are fixed at compile time, and every run would pay for compiling the
+/// patterns of unselected rules; `Registry::build_defaults` checks them (tests/registry.rs).
 pub(super) fn load(file: &Arc<SourceFile>, native: Option<NativeBuilder>) -> Result<Registered> {
     read(file, true, native)
 }
@@ -122,7 +124,12 @@ fn read(
                 help: spec.help.clone(),
                 label: spec.label.clone(),
             };
-            rule.validate(&spec.then.options).map_err(|message| {
+            let validated = if builtin {
+                rule.validate_given()
+            } else {
+                rule.validate(&spec.then.options)
+            };
+            validated.map_err(|message| {
                 let span = if message.starts_with("function") {
                     at("given")
                 } else {
@@ -147,16 +154,7 @@ fn read(
             }
             Check::Declarative(rule)
         }
-        (None, Some(_), Some(build)) => {
-            build(&spec.then.options, None, None).map_err(|error| {
-                Error::at(
-                    file,
-                    then_at("options"),
-                    format!("invalid default options: {}", error.message),
-                )
-            })?;
-            Check::Native(build)
-        }
+        (None, Some(_), Some(build)) => Check::Native(build),
         (None, Some(path), None) => {
             let help = if builtin {
                 "a native check is `src/rules/<family>/<rule_name>.rs`; build.rs links it"

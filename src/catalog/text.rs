@@ -1,9 +1,67 @@
 //! Matching words and phrases in model-facing text by the catalog's conventions:
 //! case-insensitive, whole words (Unicode word boundaries), text in backticks skipped.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use regex::{Regex, RegexBuilder};
+
+/// A phrase list whose phrases may name the tool (`call {name}`). The phrases that do not are
+/// compiled once; a tool's own regex is compiled only for a text that may hold its name, since
+/// elsewhere its named phrases cannot match and the list finds what the rest finds.
+#[derive(Debug, Clone)]
+pub struct Phrases {
+    phrases: Vec<String>,
+    case_sensitive: bool,
+    names_tool: bool,
+    /// The phrases without `{name}` (all of them when none names the tool).
+    unnamed: Regex,
+}
+
+impl Phrases {
+    pub fn new(phrases: &[String], case_sensitive: bool) -> Result<Phrases, regex::Error> {
+        let names_tool = phrases.iter().any(|phrase| phrase.contains("{name}"));
+        let unnamed: Vec<String> = phrases
+            .iter()
+            .filter(|phrase| !phrase.contains("{name}"))
+            .cloned()
+            .collect();
+        Ok(Phrases {
+            phrases: phrases.to_vec(),
+            case_sensitive,
+            names_tool,
+            unnamed: phrases_regex(&unnamed, "", case_sensitive)?,
+        })
+    }
+
+    /// The regex of the phrases for the tool `tool_name`, to search `text` with.
+    pub fn regex(&self, tool_name: &str, text: &str) -> Option<Cow<'_, Regex>> {
+        if !self.names_tool || !may_hold(text, tool_name, self.case_sensitive) {
+            return Some(Cow::Borrowed(&self.unnamed));
+        }
+        phrases_regex(&self.phrases, tool_name, self.case_sensitive)
+            .ok()
+            .map(Cow::Owned)
+    }
+}
+
+/// Whether `text` may hold every word of `name` as the phrase regex matches it. `false` only
+/// when it surely does not: an empty name leaves the rest of its phrase to match anything, and
+/// in any case only `ſ` and the Kelvin sign fold to ASCII letters outside ASCII.
+fn may_hold(text: &str, name: &str, case_sensitive: bool) -> bool {
+    let mut words = name.split_whitespace().peekable();
+    if words.peek().is_none() {
+        return true;
+    }
+    if case_sensitive {
+        return words.all(|word| text.contains(word));
+    }
+    if !name.is_ascii() || text.contains(['\u{17F}', '\u{212A}']) {
+        return true;
+    }
+    let text = text.to_ascii_lowercase();
+    words.all(|word| text.contains(&word.to_ascii_lowercase()))
+}
 
 /// Builds a regex matching any of `phrases` as whole words; spaces in a phrase match any run
 /// of white space. `{name}` in a phrase stands for `tool_name`. A phrase that is blank (`{name}`
@@ -134,6 +192,44 @@ mod tests {
             .map(|r| &"use foo wisely"[r])
             .collect();
         assert_eq!(hits, ["foo"]);
+    }
+
+    #[test]
+    fn phrases_naming_the_tool_find_what_the_whole_list_finds() {
+        let list: Vec<String> = ["when", "call {name}"].map(String::from).to_vec();
+        let phrases = Phrases::new(&list, false).unwrap();
+        let full = phrases_regex(&list, "ask_user", false).unwrap();
+        for text in [
+            "Call ASK_USER first, when stuck.",
+            "Call it when stuck.",
+            "Nothing here.",
+            // `ſ` folds to `s`: the text holds the name to the regex, not to ASCII.
+            "Then call aſk_user.",
+            "Call ask_user_twice.",
+        ] {
+            let regex = phrases.regex("ask_user", text).unwrap();
+            assert_eq!(
+                find_all(&regex, text, true),
+                find_all(&full, text, true),
+                "{text}"
+            );
+        }
+        let found = |phrases: &Phrases, name: &str, text: &str| -> Vec<String> {
+            let regex = phrases.regex(name, text).unwrap();
+            find_all(&regex, text, true)
+                .into_iter()
+                .map(|range| text[range].to_string())
+                .collect()
+        };
+        // Without a name, `call {name}` is `call`.
+        assert_eq!(found(&phrases, "", "You may call later."), ["call"]);
+        // Case-sensitive lists look for the name as written.
+        let exact = Phrases::new(&list, true).unwrap();
+        assert!(found(&exact, "ask_user", "call ASK_USER").is_empty());
+        assert_eq!(
+            found(&exact, "ask_user", "call ask_user"),
+            ["call ask_user"]
+        );
     }
 
     #[test]

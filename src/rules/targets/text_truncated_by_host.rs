@@ -144,7 +144,7 @@ impl TextTruncatedByHost {
         };
         // Phrases: a hit that ends past the cut is not read whole.
         let name = tool.map_or("", Tool::name);
-        if let Some(regex) = self.words.regex(name) {
+        if let Some(regex) = self.words.regex(name, value) {
             let hits = text::find_all(&regex, value, true);
             let before: HashSet<String> = hits
                 .iter()

@@ -29,13 +29,9 @@ impl<'de> Deserialize<'de> for Words {
     }
 }
 
-/// A phrase list that may name the tool (`call {name}`): checked when the options are read,
-/// compiled once unless a phrase names the tool.
+/// A phrase list that may name the tool (`call {name}`): checked when the options are read.
 #[derive(Debug)]
-pub struct NamedPhrases {
-    phrases: Vec<String>,
-    fixed: Option<Regex>,
-}
+pub struct NamedPhrases(text::Phrases);
 
 impl<'de> Deserialize<'de> for NamedPhrases {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -43,22 +39,16 @@ impl<'de> Deserialize<'de> for NamedPhrases {
         if phrases.iter().all(|phrase| phrase.trim().is_empty()) {
             return Err(serde::de::Error::custom("give at least one phrase"));
         }
-        let compiled = text::phrases_regex(&phrases, "", false)
-            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))?;
-        let fixed = (!phrases.iter().any(|p| p.contains("{name}"))).then_some(compiled);
-        Ok(NamedPhrases { phrases, fixed })
+        text::Phrases::new(&phrases, false)
+            .map(NamedPhrases)
+            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))
     }
 }
 
 impl NamedPhrases {
-    /// The phrases for the tool `tool_name`.
-    pub fn regex(&self, tool_name: &str) -> Option<Cow<'_, Regex>> {
-        match &self.fixed {
-            Some(regex) => Some(Cow::Borrowed(regex)),
-            None => text::phrases_regex(&self.phrases, tool_name, false)
-                .ok()
-                .map(Cow::Owned),
-        }
+    /// The phrases for the tool `tool_name`, to search `text` with.
+    pub fn regex(&self, tool_name: &str, text: &str) -> Option<Cow<'_, Regex>> {
+        self.0.regex(tool_name, text)
     }
 }
 

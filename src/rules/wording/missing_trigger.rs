@@ -25,13 +25,13 @@ impl MissingTrigger {
     /// Which of `sentences` say when to call the tool `name`, as this rule reads a trigger
     /// (`toolcheck diff` compares the trigger sentences of two versions of a description).
     pub(crate) fn triggers(&self, name: &str, sentences: &[&str]) -> Vec<bool> {
-        let Some(regex) = self.words.regex(name) else {
-            return vec![false; sentences.len()];
-        };
         sentences
             .iter()
             .map(|value| {
-                !text::find_all(&regex, value, true).is_empty() || has_other_wording(value)
+                self.words
+                    .regex(name, value)
+                    .is_some_and(|regex| !text::find_all(&regex, value, true).is_empty())
+                    || has_other_wording(value)
             })
             .collect()
     }
@@ -54,7 +54,7 @@ impl Rule for MissingTrigger {
             return;
         }
         let name = tool.name();
-        let Some(regex) = self.words.regex(name) else {
+        let Some(regex) = self.words.regex(name, value) else {
             return;
         };
         if mostly_other_script(value)
@@ -149,7 +149,7 @@ mod tests {
 
     fn triggered(value: &str) -> bool {
         let phrases = phrases();
-        let regex = phrases.regex("search_docs").unwrap();
+        let regex = phrases.regex("search_docs", value).unwrap();
         mostly_other_script(value)
             || !text::find_all(&regex, value, true).is_empty()
             || has_other_wording(value)
