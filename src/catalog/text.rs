@@ -56,11 +56,27 @@ fn may_hold(text: &str, name: &str, case_sensitive: bool) -> bool {
     if case_sensitive {
         return words.all(|word| text.contains(word));
     }
-    if !name.is_ascii() || text.contains(['\u{17F}', '\u{212A}']) {
+    if !name.is_ascii() || folds_into_ascii(text) {
         return true;
     }
     let text = text.to_ascii_lowercase();
     words.all(|word| text.contains(&word.to_ascii_lowercase()))
+}
+
+/// Whether a case-insensitive pattern that needs one of `literals` (lower-case ASCII) may
+/// match `text`: a pre-filter, so that a pattern is compiled and run only where it can match.
+pub fn may_match_any(text: &str, literals: &[&str]) -> bool {
+    if folds_into_ascii(text) {
+        return true;
+    }
+    let text = text.to_ascii_lowercase();
+    literals.iter().any(|literal| text.contains(literal))
+}
+
+/// Whether `text` holds one of the two characters outside ASCII that case-insensitive
+/// matching folds to ASCII letters (`ſ` to `s`, the Kelvin sign to `k`).
+fn folds_into_ascii(text: &str) -> bool {
+    text.contains(['\u{17F}', '\u{212A}'])
 }
 
 /// Builds a regex matching any of `phrases` as whole words; spaces in a phrase match any run
@@ -230,6 +246,14 @@ mod tests {
             found(&exact, "ask_user", "call ask_user"),
             ["call ask_user"]
         );
+    }
+
+    #[test]
+    fn the_pre_filter_is_case_insensitive_as_the_patterns_are() {
+        assert!(may_match_any("Never USE it", &["use"]));
+        assert!(may_match_any("Never uſe it", &["use"]));
+        assert!(!may_match_any("Never run it", &["use", "call"]));
+        assert!(Regex::new("(?i)use").unwrap().is_match("uſe"));
     }
 
     #[test]

@@ -48,12 +48,21 @@ impl WeakSearchSurface {
         Some((rank, answer))
     }
 
+    fn top(&self) -> usize {
+        self.top.unwrap_or(self.engine.default_top()).max(1)
+    }
+
+    /// Whether `count` tools are too few to judge: any query finds a tool among few.
+    fn too_few(&self, count: usize) -> bool {
+        count < self.min_tools.max(self.top() + 1)
+    }
+
     /// `all`: judge every tool (a session of a host that defers them); else only the tools
     /// marked `defer_loading`.
     fn check<'a>(&self, searched: &Searched<'_, 'a>, all: bool) -> Vec<Finding<'a>> {
-        let top = self.top.unwrap_or(self.engine.default_top()).max(1);
+        let top = self.top();
         let mut findings = Vec::new();
-        if searched.index.len() < self.min_tools.max(top + 1) {
+        if self.too_few(searched.index.len()) {
             return findings;
         }
         for (doc, &(set, tool)) in searched.owners.iter().enumerate() {
@@ -140,7 +149,11 @@ impl WeakSearchSurface {
 impl Rule for WeakSearchSurface {
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
         // Only deferred tools are searched for; a file's other tools are in the context.
-        if ctx.in_session || !set.tools.iter().any(|tool| tool.defer_loading) {
+        // The index is not built for a set too small to judge (a cold run's few tools).
+        if ctx.in_session
+            || self.too_few(set.tools.len())
+            || !set.tools.iter().any(|tool| tool.defer_loading)
+        {
             return;
         }
         let searched = of_set(set, ctx, self.engine);

@@ -149,8 +149,23 @@ static OTHER_WORDINGS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!("(?i){}", patterns.join("|"))).expect("the built-in patterns compile")
 });
 
+/// A word every branch of `OTHER_WORDINGS` needs: the pattern is compiled and run only on a
+/// text that holds one.
+const OTHER_WORDINGS_NEED: &[&str] = &[
+    "not",
+    "n't",
+    "never",
+    "only",
+    "resort",
+    "sparingly",
+    "deprecated",
+];
+
 /// Whether `value` says where the tool stops in other words than the phrase list.
 fn has_other_wording(value: &str) -> bool {
+    if !text::may_match_any(value, OTHER_WORDINGS_NEED) {
+        return false;
+    }
     let quoted = text::backtick_ranges(value);
     OTHER_WORDINGS.captures_iter(value).any(|found| {
         let Some(whole) = found.get(0) else {
