@@ -246,7 +246,9 @@ impl ConfusableTools {
 
 impl Rule for ConfusableTools {
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
-        if ctx.in_session {
+        // One tool has no other to be confused with: no index (most files of a repository
+        // that keeps one tool per file).
+        if ctx.in_session || set.tools.len() < 2 {
             return;
         }
         let searched = of_set(set, ctx, Engine::Bm25);

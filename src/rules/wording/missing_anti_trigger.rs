@@ -76,9 +76,14 @@ impl Rule for MissingAntiTrigger {
             if missing.is_empty() {
                 continue;
             }
-            let closest = overlap
-                .get_or_insert_with(|| Overlap::new(&set.tools))
-                .closest(index)
+            // A tool alone in its file has no other to hand over to.
+            let closest = (set.tools.len() > 1)
+                .then(|| {
+                    overlap
+                        .get_or_insert_with(|| Overlap::new(&set.tools))
+                        .closest(index)
+                })
+                .flatten()
                 .map(|other| set.tools[other].name());
             ctx.set_tool(Some(name).filter(|name| !name.is_empty()));
             for (field, target) in missing {
