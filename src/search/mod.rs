@@ -14,6 +14,7 @@ pub mod derive;
 pub mod docs;
 
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -215,7 +216,8 @@ struct Bm25 {
 #[derive(Debug)]
 pub struct Index {
     pub docs: Vec<Doc>,
-    keywords: Vec<Keywords>,
+    /// Claude Code's view of each doc, made on its first search (BM25 alone never needs it).
+    keywords: OnceLock<Vec<Keywords>>,
     by_name: HashMap<String, usize>,
     by_lower_name: HashMap<String, usize>,
     bm25: Bm25,
@@ -332,7 +334,6 @@ pub fn tokens(text: &str) -> Vec<String> {
 
 impl Index {
     pub fn new(docs: Vec<Doc>) -> Index {
-        let mut keywords = Vec::with_capacity(docs.len());
         let mut by_name = HashMap::new();
         let mut by_lower_name = HashMap::new();
         let mut bm25 = Bm25::default();
@@ -341,17 +342,6 @@ impl Index {
             by_lower_name
                 .entry(doc.name.to_lowercase())
                 .or_insert(index);
-            let (parts, mcp) = name_parts(&doc.name);
-            let description = doc.description.to_lowercase();
-            keywords.push(Keywords {
-                parts,
-                mcp,
-                bare: bare_name(&doc.name),
-                lower_name: doc.name.to_lowercase(),
-                words: words(&description),
-                description,
-                hint: doc.hint.to_lowercase(),
-            });
             let mut counts: HashMap<String, Counts> = HashMap::new();
             let mut length = 0;
             let mut add = |text: &str, field: fn(&mut Counts) -> &mut u32| {
@@ -379,7 +369,7 @@ impl Index {
         };
         Index {
             docs,
-            keywords,
+            keywords: OnceLock::new(),
             by_name,
             by_lower_name,
             bm25,
@@ -388,6 +378,27 @@ impl Index {
 
     pub fn len(&self) -> usize {
         self.docs.len()
+    }
+
+    fn keywords_of_docs(&self) -> &[Keywords] {
+        self.keywords.get_or_init(|| {
+            self.docs
+                .iter()
+                .map(|doc| {
+                    let (parts, mcp) = name_parts(&doc.name);
+                    let description = doc.description.to_lowercase();
+                    Keywords {
+                        parts,
+                        mcp,
+                        bare: bare_name(&doc.name),
+                        lower_name: doc.name.to_lowercase(),
+                        words: words(&description),
+                        description,
+                        hint: doc.hint.to_lowercase(),
+                    }
+                })
+                .collect()
+        })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -463,7 +474,7 @@ impl Index {
         }
         if lower.starts_with("mcp__") {
             let hits = self
-                .keywords
+                .keywords_of_docs()
                 .iter()
                 .enumerate()
                 .filter(|(_, tool)| tool.lower_name.starts_with(&lower))
@@ -490,7 +501,7 @@ impl Index {
             }
         }
         let mut hits = Vec::new();
-        for (doc, tool) in self.keywords.iter().enumerate() {
+        for (doc, tool) in self.keywords_of_docs().iter().enumerate() {
             let matches_term = |term: &str| {
                 tool.parts.iter().any(|part| part.contains(term))
                     || whole_word(term, &tool.description, &tool.words)

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
-use super::helpers::{Searched, number, of_session, of_set};
+use super::helpers::{Searched, Unindexed, docs_of_session, docs_of_set, number};
 use crate::lint::diagnostic::Field;
 use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
 use crate::normalize::ToolSet;
@@ -169,23 +169,31 @@ fn nesting_pairs(docs: &[Doc]) -> Vec<(usize, usize)> {
 }
 
 impl ConfusableTools {
-    fn check<'a>(&self, searched: &Searched<'_, 'a>) -> Vec<Finding<'a>> {
+    fn check<'a>(&self, tools: Unindexed<'_, 'a>) -> Vec<Finding<'a>> {
         let mut findings = Vec::new();
-        let docs = &searched.index.docs;
-        let queries: Vec<Vec<String>> = docs
-            .iter()
-            .map(|doc| crate::search::query_terms(&query_of(doc)))
-            .collect();
-        let own: Vec<f64> = (0..docs.len())
-            .map(|a| searched.index.bm25_score(&queries[a], a))
-            .collect();
+        // Only tools whose names nest can be confusable: most sets have no such pair, and
+        // need no index.
+        let pairs = nesting_pairs(&tools.docs);
+        if pairs.is_empty() {
+            return findings;
+        }
+        let searched: Searched<'_, 'a> = tools.index();
+        // Each paired tool's derived query, and what it scores the tool itself.
+        let mut queries: HashMap<usize, (Vec<String>, f64)> = HashMap::new();
+        for &doc in pairs.iter().flat_map(|(a, b)| [a, b]) {
+            queries.entry(doc).or_insert_with(|| {
+                let query = crate::search::query_terms(&query_of(&searched.index.docs[doc]));
+                let own = searched.index.bm25_score(&query, doc);
+                (query, own)
+            });
+        }
         // Whether `b` is close to `a`: `a`'s query scores it at least `similarity` times `a`.
         let share = |a: usize, b: usize| {
-            let score = searched.index.bm25_score(&queries[a], b);
-            (own[a] > 0.0 && score > 0.0 && score >= self.similarity * own[a])
-                .then(|| score / own[a])
+            let (query, own) = &queries[&a];
+            let score = searched.index.bm25_score(query, b);
+            (*own > 0.0 && score > 0.0 && score >= self.similarity * own).then(|| score / own)
         };
-        for (a, b) in nesting_pairs(docs) {
+        for (a, b) in pairs {
             let (Some(share_ab), Some(share_ba)) = (share(a, b), share(b, a)) else {
                 continue;
             };
@@ -251,8 +259,7 @@ impl Rule for ConfusableTools {
         if ctx.in_session || set.tools.len() < 2 {
             return;
         }
-        let searched = of_set(set, ctx, Engine::Bm25);
-        for finding in self.check(&searched) {
+        for finding in self.check(docs_of_set(set, ctx, Engine::Bm25)) {
             ctx.set_tool(Some(finding.tool));
             ctx.report(Field::Name, Target::Value(finding.at), finding.message)
                 .related(
@@ -265,8 +272,7 @@ impl Rule for ConfusableTools {
     }
 
     fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
-        let searched = of_session(session, sets);
-        for finding in self.check(&searched) {
+        for finding in self.check(docs_of_session(session, sets)) {
             let other_file = sets[finding.other_set].file;
             let file = ctx.file(finding.set);
             file.set_tool(Some(finding.tool));

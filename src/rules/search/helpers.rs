@@ -7,7 +7,7 @@ use crate::normalize::{Tool, ToolSet};
 use crate::parse::Node;
 use crate::rules::targets::helpers::{ServerName, wire_of};
 use crate::search::docs::{Naming, docs_of, is_server};
-use crate::search::{Engine, Hit, Index};
+use crate::search::{Doc, Engine, Hit, Index};
 
 /// The tools searched together, indexed once.
 pub struct Searched<'s, 'a> {
@@ -16,10 +16,35 @@ pub struct Searched<'s, 'a> {
     pub owners: Vec<(usize, &'s Tool<'a>)>,
 }
 
+/// The tools to search together, before the index is built (a check that may find nothing
+/// to search for looks at them first).
+pub struct Unindexed<'s, 'a> {
+    pub docs: Vec<Doc>,
+    pub owners: Vec<(usize, &'s Tool<'a>)>,
+}
+
+impl<'s, 'a> Unindexed<'s, 'a> {
+    pub fn index(self) -> Searched<'s, 'a> {
+        Searched {
+            index: Index::new(self.docs),
+            owners: self.owners,
+        }
+    }
+}
+
 /// One file's tools, named as Claude Code sends them when the engine sees host names and the
 /// file is an MCP server's (the server name as `targets` rules find it; the file name when
 /// unknown: within one file it scores every tool alike).
 pub fn of_set<'s, 'a>(set: &'s ToolSet<'a>, ctx: &Ctx<'_>, engine: Engine) -> Searched<'s, 'a> {
+    docs_of_set(set, ctx, engine).index()
+}
+
+/// [`of_set`] before the index is built.
+pub fn docs_of_set<'s, 'a>(
+    set: &'s ToolSet<'a>,
+    ctx: &Ctx<'_>,
+    engine: Engine,
+) -> Unindexed<'s, 'a> {
     let host = engine
         .host_names()
         .then(|| crate::targets::find("claude-code").ok())
@@ -35,14 +60,19 @@ pub fn of_set<'s, 'a>(set: &'s ToolSet<'a>, ctx: &Ctx<'_>, engine: Engine) -> Se
         docs.push(doc);
         owners.push((0, &set.tools[index]));
     }
-    Searched {
-        index: Index::new(docs),
-        owners,
-    }
+    Unindexed { docs, owners }
 }
 
 /// A session's tools, named as its host sends them.
 pub fn of_session<'s, 'a>(session: &SessionRef<'_>, sets: &'s [SetRef<'a>]) -> Searched<'s, 'a> {
+    docs_of_session(session, sets).index()
+}
+
+/// [`of_session`] before the index is built.
+pub fn docs_of_session<'s, 'a>(
+    session: &SessionRef<'_>,
+    sets: &'s [SetRef<'a>],
+) -> Unindexed<'s, 'a> {
     let wire = wire_of(session.host);
     let mut docs = Vec::new();
     let mut owners = Vec::new();
@@ -56,10 +86,7 @@ pub fn of_session<'s, 'a>(session: &SessionRef<'_>, sets: &'s [SetRef<'a>]) -> S
             owners.push((set_index, &set.set.tools[index]));
         }
     }
-    Searched {
-        index: Index::new(docs),
-        owners,
-    }
+    Unindexed { docs, owners }
 }
 
 /// A score as a message shows it.
