@@ -63,14 +63,27 @@ fn may_hold(text: &str, name: &str, case_sensitive: bool) -> bool {
     words.all(|word| text.contains(&word.to_ascii_lowercase()))
 }
 
-/// Whether a case-insensitive pattern that needs one of `literals` (lower-case ASCII) may
-/// match `text`: a pre-filter, so that a pattern is compiled and run only where it can match.
+/// Whether a case-insensitive pattern that needs one of `literals` (lower-case ASCII; a space
+/// stands for any run of white space, as `\s+` in the pattern) may match `text`: a pre-filter,
+/// so that a pattern is compiled and run only where it can match.
 pub fn may_match_any(text: &str, literals: &[&str]) -> bool {
     if folds_into_ascii(text) {
         return true;
     }
-    let text = text.to_ascii_lowercase();
-    literals.iter().any(|literal| text.contains(literal))
+    let mut folded = String::with_capacity(text.len());
+    let mut in_space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            if !in_space {
+                folded.push(' ');
+            }
+            in_space = true;
+        } else {
+            folded.push(c.to_ascii_lowercase());
+            in_space = false;
+        }
+    }
+    literals.iter().any(|literal| folded.contains(literal))
 }
 
 /// Whether `text` holds one of the two characters outside ASCII that case-insensitive
@@ -253,6 +266,8 @@ mod tests {
         assert!(may_match_any("Never USE it", &["use"]));
         assert!(may_match_any("Never uſe it", &["use"]));
         assert!(!may_match_any("Never run it", &["use", "call"]));
+        assert!(may_match_any("As\u{a0}\n of today", &["as of"]));
+        assert!(Regex::new(r"as\s+of").unwrap().is_match("as\u{a0}\n of"));
         assert!(Regex::new("(?i)use").unwrap().is_match("uſe"));
     }
 

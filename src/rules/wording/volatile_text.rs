@@ -33,6 +33,33 @@ const PLACEHOLDER: &str = r"(?:\{\{\s*[\w.]*(?:date|time|now|today|day|year|stam
 
 const UUID: &str = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
+/// Words every branch of `VOLATILE` starts with (one of its `now`, `ids` and `year`
+/// phrases): the pattern, with its many Unicode `\d` and `\w` classes the costliest of a cold
+/// run to compile, is built and run only on a text that holds one.
+const VOLATILE_NEEDS: &[&str] = &[
+    "today",
+    "current",
+    "time now",
+    "it is now",
+    "now is",
+    "as of",
+    "last updated",
+    "last modified",
+    "last refreshed",
+    "last synced",
+    "generated on",
+    "generated at",
+    "updated on",
+    "updated at",
+    "refreshed on",
+    "refreshed at",
+    "session",
+    "request",
+    "conversation",
+    "trace",
+    "correlation",
+];
+
 /// A phrase that presents a value as the current moment (or a per-request id), then the
 /// value, joined by at most a couple of linking words or signs.
 static VOLATILE: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -71,9 +98,11 @@ impl Rule for VolatileText {
 
 fn check_text(text: &Text<'_>, ctx: &mut Ctx<'_>) {
     let value = text.value();
-    // Every branch of the pattern needs a digit, a `{` (a placeholder) or a `-` (an id): on
-    // other texts it is neither built nor run.
-    if !value.contains(|c: char| c.is_numeric() || c == '{' || c == '-') {
+    // Every branch of the pattern needs a digit, a `{` (a placeholder) or a `-` (an id), and
+    // one of its leading words: on other texts it is neither built nor run.
+    if !value.contains(|c: char| c.is_numeric() || c == '{' || c == '-')
+        || !text::may_match_any(value, VOLATILE_NEEDS)
+    {
         return;
     }
     let Some(regex) = VOLATILE.as_ref() else {
