@@ -18,12 +18,15 @@ use crate::parse::{Entry, Node};
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SecretLikeFieldNames {
     /// Names that are credentials whatever the description says, matched against the whole
-    /// name and every trailing compound (`github_api_key` ends in `api_key`).
-    names: Vec<String>,
+    /// name and every trailing compound (`github_api_key` ends in `api_key`); normalized once,
+    /// when the options are read.
+    #[serde(deserialize_with = "normalized")]
+    names: HashSet<String>,
     /// Last words that are credentials only when the description says so (`key` of a Redis
     /// entry, `page_token`).
-    names_when_described: Vec<String>,
-    allow: Vec<String>,
+    #[serde(deserialize_with = "normalized")]
+    names_when_described: HashSet<String>,
+    allow: HashSet<String>,
 }
 
 /// A credential named in the description's first sentence, with nothing before it that makes
@@ -65,14 +68,11 @@ impl Rule for SecretLikeFieldNames {
         let Some(schema) = tool.input_schema() else {
             return;
         };
-        let names = normalized(&self.names);
-        let when_described = normalized(&self.names_when_described);
-        let allowed: HashSet<&str> = self.allow.iter().map(String::as_str).collect();
         walk_properties(schema, &mut |entry| {
-            if allowed.contains(entry.key.as_str()) || !can_hold_a_secret(&entry.value) {
+            if self.allow.contains(&entry.key) || !can_hold_a_secret(&entry.value) {
                 return;
             }
-            let Some(reason) = credential(entry, &names, &when_described) else {
+            let Some(reason) = credential(entry, &self.names, &self.names_when_described) else {
                 return;
             };
             let name = &entry.key;
@@ -90,11 +90,15 @@ impl Rule for SecretLikeFieldNames {
     }
 }
 
-fn normalized(names: &[String]) -> HashSet<String> {
-    names
+/// A list of names as `credential` compares them: `API_KEY`, `apiKey` and `apikey` alike.
+fn normalized<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<HashSet<String>, D::Error> {
+    let names = Vec::<String>::deserialize(deserializer)?;
+    Ok(names
         .iter()
         .map(|name| squash(&split_identifier(name)))
-        .collect()
+        .collect())
 }
 
 /// Segments joined without separators: `API_KEY`, `apiKey` and `apikey` are all `apikey`.
