@@ -32,7 +32,7 @@ fn squash(name: &str) -> String {
 /// Words of a description that make a `limit` a cap on what the tool returns, rather than a
 /// bound in the tool's domain (`The upper limit of the sequence`, a credit limit).
 /// Only ever asked whether it matches: a word that starts with `fetch` needs no `\w*\b` after
-/// it, and leaving out that Unicode class halves the time a cold run takes to compile this.
+/// it, and leaving out that Unicode class five times cuts compiling this from ~2.2 to ~0.7 ms.
 static CAPS_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i)\b(?:(?:return|returned|results?|pages?|entries|items|records|responses?|rows|lines|matches|number\s+of|how\s+many)\b|retriev|fetch|list|show|display)",

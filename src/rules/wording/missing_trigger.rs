@@ -89,17 +89,16 @@ impl Rule for MissingTrigger {
 /// Triggers in other words than the phrase list: a use, up to two words of object, and its
 /// situation (`use it for`, `call search_docs after`, `use this exactly once as the final
 /// action`).
-static USE_FOR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:use|call|invoke|prefer)(?:\s+(?:this\s+tool|this\s+function|[\w.-]+)){0,2}?\s+(?:only\s+)?(?:for|to|when|whenever|if|after|before|once|as|during|while|over)\b")
-        .expect("the built-in pattern compiles")
-});
 const USE_VERBS: &[&str] = &["use", "call", "invoke", "prefer"];
+static USE_FOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:{})(?:\s+(?:this\s+tool|this\s+function|[\w.-]+)){{0,2}}?\s+(?:only\s+)?(?:for|to|when|whenever|if|after|before|once|as|during|while|over)\b",
+        USE_VERBS.join("|")
+    ))
+    .expect("the built-in pattern compiles")
+});
 
 /// A purpose (`useful for`, `best when`, `intended for`; not after `not`).
-static PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:useful|ideal|best|good|great|handy|helpful|intended|meant|designed|suited|suitable|appropriate)\s+(?:for|when|if|to)\b")
-        .expect("the built-in pattern compiles")
-});
 const PURPOSE_WORDS: &[&str] = &[
     "useful",
     "ideal",
@@ -115,6 +114,13 @@ const PURPOSE_WORDS: &[&str] = &[
     "suitable",
     "appropriate",
 ];
+static PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:{})\s+(?:for|when|if|to)\b",
+        PURPOSE_WORDS.join("|")
+    ))
+    .expect("the built-in pattern compiles")
+});
 
 /// Whether `value` says when to call the tool in other words than the phrase list. Each
 /// pattern is compiled (its Unicode word class costs a cold run ~1 ms) and run only on a text
