@@ -578,7 +578,7 @@ fn run(cli: Cli) -> Result<i32> {
                     .iter()
                     .flat_map(|r| [r.meta.code.as_str(), r.meta.name.as_str()]);
                 let error = Error::new(format!("unknown rule `{rule}`"));
-                match crate::suggest::did_you_mean(&rule, candidates) {
+                match crate::text::suggest::did_you_mean(&rule, candidates) {
                     Some(close) => error.with_help(format!("did you mean `{close}`?")),
                     None => error.with_help("`toolcheck rules` lists every rule"),
                 }
@@ -1125,7 +1125,7 @@ fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -> Result<St
 fn statistics<'a>(
     args: &LintArgs,
     format: Format,
-    diagnostics: impl Iterator<Item = &'a crate::lint::diagnostic::Diagnostic>,
+    diagnostics: impl Iterator<Item = &'a crate::diagnostic::Diagnostic>,
     summary: &Summary,
 ) -> String {
     let counts = render::statistics::count(diagnostics);

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::lint::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::{FileReport, ToolSpan};
 
 /// Version of the JSON document; bumped only on incompatible changes.
@@ -562,8 +562,8 @@ mod tests {
 
     use std::sync::Arc;
 
-    use crate::lint::diagnostic::Field;
-    use crate::read::source::SourceFile;
+    use crate::diagnostic::Field;
+    use crate::parse::source::SourceFile;
 
     const TEXT: &str = r#"{"tools": [{"name": "a"}, {"name": "b"}]}"#;
 

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use crate::parse::Span;
-use crate::read::source::{Excerpt, SourceFile};
+use crate::parse::source::{Excerpt, SourceFile};
 
 #[derive(Debug)]
 pub struct Error {

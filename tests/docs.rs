@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use toolcheck::catalog::Registry;
 use toolcheck::catalog::pages::{self, DIR, REGENERATE};
 use toolcheck::config::Config;
-use toolcheck::read::source::SourceFile;
+use toolcheck::parse::source::SourceFile;
 
 fn dir() -> PathBuf {
     common::root().join(DIR)

@@ -41,7 +41,7 @@ fn lint_text(path: &Path, text: String) -> toolcheck::lint::FileReport {
         .expect("default selection");
     let json = path.extension().is_some_and(|ext| ext == "json");
     let name = path.display().to_string();
-    linter.lint(toolcheck::read::source::SourceFile::new(name, text), json)
+    linter.lint(toolcheck::parse::source::SourceFile::new(name, text), json)
 }
 
 #[test]

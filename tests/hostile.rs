@@ -4,8 +4,8 @@
 
 mod common;
 
+use toolcheck::diagnostic::Diagnostic;
 use toolcheck::lint::FileReport;
-use toolcheck::lint::diagnostic::Diagnostic;
 
 const BYTES_LIMIT: &str = "aliases expand to more than 32 MiB (the limit is 10 times the file's \
                            size, at least 32 MiB)";
@@ -17,7 +17,7 @@ fn lint_with(name: &str, text: &str, select: Option<&str>) -> FileReport {
         ..Default::default()
     };
     common::linter(&config, &overrides).lint(
-        toolcheck::read::source::SourceFile::new(name, text.to_string()),
+        toolcheck::parse::source::SourceFile::new(name, text.to_string()),
         name.ends_with(".json"),
     )
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use common::root;
 use serde_json::Value;
 use toolcheck::config::{self, Config};
-use toolcheck::read::source::SourceFile;
+use toolcheck::parse::source::SourceFile;
 
 fn toolcheck(dir: &Path, args: &[&str]) -> (i32, String, String) {
     common::run(dir, args, None)

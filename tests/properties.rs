@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use toolcheck::lint::FileReport;
-use toolcheck::read::source::SourceFile;
+use toolcheck::parse::source::SourceFile;
 use toolcheck::tokens::Encoding;
 
 /// How many mutated inputs the in-process check lints, and how many of them go through the

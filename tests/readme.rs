@@ -9,7 +9,7 @@ use toolcheck::catalog::Registry;
 use toolcheck::catalog::docs::{self, Part};
 use toolcheck::config::{Config, DiscoveryMode};
 use toolcheck::lint::{Linter, Overrides};
-use toolcheck::read::source::SourceFile;
+use toolcheck::parse::source::SourceFile;
 
 /// The fenced blocks of `lang` in the README section that starts with `heading`.
 fn section_blocks(heading: &str, lang: &str) -> Vec<String> {

@@ -7,7 +7,7 @@ use toolcheck::catalog::docs::{self, DocExample, Part};
 use toolcheck::catalog::{Registry, RuleMeta};
 use toolcheck::config::Config;
 use toolcheck::lint::{Linter, Overrides};
-use toolcheck::read::source::SourceFile;
+use toolcheck::parse::source::SourceFile;
 
 #[test]
 fn codes_and_names_are_unique_and_well_formed() {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use toolcheck::lint::diagnostic::Diagnostic;
+use toolcheck::diagnostic::Diagnostic;
 
 /// No excerpt line is wider than this: the 120 chars of source, the `…` and the gutter.
 const MAX_LINE: usize = 160;

@@ -7,9 +7,9 @@ mod common;
 
 use toolcheck::catalog::Registry;
 use toolcheck::config::Config;
-use toolcheck::lint::diagnostic::Diagnostic;
+use toolcheck::diagnostic::Diagnostic;
 use toolcheck::lint::{Linter, Overrides};
-use toolcheck::read::source::SourceFile;
+use toolcheck::parse::source::SourceFile;
 
 /// A rule file with code `X001`.
 fn rule(given: &str, function: &str, options: &str, message: &str) -> String {

@@ -311,7 +311,7 @@ fn the_readme_example_is_a_valid_config() {
     let section = &readme[readme.find("## Sessions").expect("a Sessions section")..];
     let start = section.find("```yaml\n").unwrap() + "```yaml\n".len();
     let block = &section[start..start + section[start..].find("```").unwrap()];
-    let file = toolcheck::read::source::SourceFile::new("toolcheck.yaml", block.to_string());
+    let file = toolcheck::parse::source::SourceFile::new("toolcheck.yaml", block.to_string());
     let config = toolcheck::config::Config::parse(file, ".".into()).expect("a valid config");
     assert_eq!(config.sessions.len(), 1);
     let sessions = toolcheck::config::sessions::Sessions::resolve(&config).unwrap();

@@ -25,13 +25,12 @@ use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::catalog::text;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::{Text, Tool, ToolSet};
-
-/// The options of a rule: the catalog entry's defaults, with a user's laid over them.
-pub type Options = serde_json::Map<String, Value>;
+use crate::options::Options;
+use crate::rule::{Ctx, Rule, Target};
+use crate::text;
+use crate::text::identifier::split_identifier;
 
 /// What a declarative entry says besides its metadata: where to look, what to look for, and
 /// what to say.
@@ -496,37 +495,6 @@ pub fn name_matches(name: &str, names: &[String]) -> bool {
     })
 }
 
-/// `apiKey` → `[api, key]`, `API_KEY` → `[api, key]`, `x-auth-token` → `[x, auth, token]`.
-pub fn split_identifier(name: &str) -> Vec<String> {
-    let mut segments = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = name.chars().collect();
-    for (index, &c) in chars.iter().enumerate() {
-        if c == '_' || c == '-' || c == '.' || c == ' ' {
-            if !current.is_empty() {
-                segments.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        let previous = index.checked_sub(1).map(|i| chars[i]);
-        let next = chars.get(index + 1);
-        let boundary = c.is_uppercase()
-            && previous.is_some_and(|p| {
-                p.is_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()))
-            });
-        if boundary && !current.is_empty() {
-            segments.push(std::mem::take(&mut current));
-        }
-        current.extend(c.to_lowercase());
-    }
-    if !current.is_empty() {
-        segments.push(current);
-    }
-    segments
-}
-
 impl Rule for CompiledRule {
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
         if self.given.contains(&Given::InputSchema) {
@@ -568,15 +536,6 @@ impl Rule for CompiledRule {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn identifiers_split_on_separators_and_case() {
-        assert_eq!(split_identifier("apiKey"), ["api", "key"]);
-        assert_eq!(split_identifier("API_KEY"), ["api", "key"]);
-        assert_eq!(split_identifier("x-auth-token"), ["x", "auth", "token"]);
-        assert_eq!(split_identifier("HTTPToken"), ["http", "token"]);
-        assert_eq!(split_identifier("monkey"), ["monkey"]);
-    }
 
     #[test]
     fn names_match_whole_or_last_segment() {

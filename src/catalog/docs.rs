@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use crate::catalog::{Registered, Registry};
+use crate::diagnostic::Severity;
 use crate::lint::RuleSetting;
-use crate::lint::diagnostic::Severity;
 
 #[derive(Serialize)]
 struct RuleRow<'a> {

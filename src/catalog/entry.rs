@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::declarative::{self, DeclarativeRule, FunctionName, Given, Options};
+use super::declarative::{self, DeclarativeRule, FunctionName, Given};
 use super::{Check, Family, NativeBuilder, Registered, RuleMeta};
-use crate::config::options;
+use crate::diagnostic::Severity;
 use crate::error::{Error, Result};
-use crate::lint::diagnostic::Severity;
+use crate::options;
+use crate::options::Options;
 use crate::parse;
-use crate::read::source::SourceFile;
+use crate::parse::source::SourceFile;
 
 /// A rule file as written.
 #[derive(Debug, Clone, Deserialize)]

@@ -9,20 +9,20 @@ mod entry;
 pub mod pages;
 #[cfg(test)]
 mod readme_tests;
-pub mod text;
 
 use std::path::Path;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
-use crate::config::options;
+use crate::diagnostic::Severity;
 use crate::error::{Error, Result};
-use crate::lint::diagnostic::Severity;
-use crate::lint::rule::Rule;
+use crate::options;
+use crate::options::Options;
 use crate::parse::Node;
-use crate::read::source::SourceFile;
-use declarative::{DeclarativeRule, Options};
+use crate::parse::source::SourceFile;
+use crate::rule::Rule;
+use declarative::DeclarativeRule;
 
 /// A built-in entry, as `build.rs` embeds it.
 pub(crate) struct Builtin {
@@ -128,8 +128,8 @@ impl Registered {
         &self,
         options: Option<&Node>,
         config: Option<&Arc<SourceFile>>,
-    ) -> Result<declarative::Options> {
-        crate::config::options::merge(&self.defaults, options, config)
+    ) -> Result<Options> {
+        crate::options::merge(&self.defaults, options, config)
     }
 
     /// Builds the rule with a user's `options` (from `rules.options.<name>` in `config`) laid

@@ -65,7 +65,7 @@ fn every_option_of_every_function_is_documented() {
             help: None,
             label: None,
         };
-        let mut options = super::declarative::Options::new();
+        let mut options = crate::options::Options::new();
         options.insert("no-such-option".into(), serde_json::Value::Null);
         let error = rule
             .validate(&options)

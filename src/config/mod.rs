@@ -3,7 +3,6 @@
 //! rule registry.
 
 pub mod globs;
-pub mod options;
 pub mod sessions;
 
 use std::cell::RefCell;
@@ -11,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
+use crate::parse::source::SourceFile;
 use crate::parse::{self, Entry, Node, Span};
-use crate::read::source::SourceFile;
-use crate::suggest::did_you_mean;
+use crate::text::suggest::did_you_mean;
 use crate::tokens::Encoding;
 
 pub const FILE_NAMES: [&str; 2] = ["toolcheck.yaml", ".toolcheck.yaml"];

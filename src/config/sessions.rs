@@ -25,8 +25,8 @@ use super::globs::{Base, Pattern};
 use super::{Config, Reader, Spanned};
 use crate::error::{Error, Result};
 use crate::parse::{Node, Span};
-use crate::suggest::did_you_mean;
 use crate::targets::Profile;
+use crate::text::suggest::did_you_mean;
 
 pub const SESSION_KEYS: &[&str] = &["name", "host", "window", "files"];
 pub const FILE_KEYS: &[&str] = &["path", "server"];
@@ -439,7 +439,7 @@ pub fn session_inputs<'a>(config: &'a Config, name: &str) -> Result<SessionInput
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::source::SourceFile;
+    use crate::parse::source::SourceFile;
 
     fn parse(text: &str) -> (Config, Vec<String>) {
         let file = SourceFile::new("toolcheck.yaml", text.to_string());

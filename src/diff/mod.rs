@@ -26,7 +26,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalog::Registry;
-use crate::lint::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::{FileReport, Linter};
 use crate::normalize::Tool;
 use crate::read::Input;

@@ -1,7 +1,7 @@
 //! The fix stage (`lint --fix`, `lint --diff`): applies the edits that findings carry to the
 //! exact bytes of their spans, leaving every other byte of the file as it was.
 
-use crate::lint::diagnostic::{Diagnostic, Edit};
+use crate::diagnostic::{Diagnostic, Edit};
 
 /// `text` with the fixes of `diagnostics` applied, and how many findings they fix; `None` when
 /// none has a fix. A fix whose edits overlap one applied before is left for the next pass.

@@ -6,8 +6,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::file::Checked;
 use super::panic_message;
-use super::rule::{AcrossFiles, ActiveRule, Ctx};
 use super::select::Selection;
+use crate::rule::{AcrossFiles, ActiveRule, Ctx};
 use crate::tokens::Encoding;
 
 /// The checks across files of one run.

@@ -5,14 +5,14 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use super::rule::{ActiveRule, Ctx, Outline, Target};
 use super::select::Selection;
 use super::{FileReport, panic_message};
-use crate::lint::diagnostic::{Diagnostic, Field};
+use crate::diagnostic::{Diagnostic, Field};
 use crate::normalize;
+use crate::parse::source::SourceFile;
 use crate::parse::{self, Node};
-use crate::read::source::SourceFile;
 use crate::read::{Input, not_utf8};
+use crate::rule::{ActiveRule, Ctx, Outline, Target};
 use crate::suppress::Pending;
 use crate::suppress::directives::{self, Directive};
 use crate::tokens::Encoding;

@@ -5,9 +5,7 @@
 //! Reports come back in input order, whatever the thread scheduling.
 
 mod across_files;
-pub mod diagnostic;
 mod file;
-pub mod rule;
 pub(crate) mod select;
 mod sessions;
 
@@ -17,15 +15,15 @@ use std::sync::Arc;
 
 use crate::catalog::Registry;
 use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Result;
 use crate::normalize::ToolSet;
+use crate::parse::source::SourceFile;
 use crate::read::Input;
-use crate::read::source::SourceFile;
 use crate::rules::meta::invalid_manifest::InvalidManifest;
 use crate::suppress::baseline::{Baseline, Matching};
 use crate::suppress::{Suppressing, Suppressor};
 use crate::tokens::Encoding;
-use diagnostic::{Diagnostic, Severity};
 use select::Selection;
 
 pub use select::{Overrides, RuleSetting};
@@ -250,7 +248,7 @@ impl<F: FnMut(FileReport)> Out<'_, F> {
 /// Inputs read and parsed once ([`Linter::parse_all`]), in input order.
 pub struct ParsedInputs {
     parsed: Vec<file::Parsed>,
-    invalid_manifest: rule::ActiveRule,
+    invalid_manifest: crate::rule::ActiveRule,
 }
 
 /// One tool of a file as `normalize` reads it: its name (empty when it has none, as in
@@ -337,7 +335,7 @@ pub fn with_tool_set<R>(
 /// [`with_tool_set`] of a parsed file.
 fn tool_set_of<R>(
     parsed: &file::Parsed,
-    invalid_manifest: &rule::ActiveRule,
+    invalid_manifest: &crate::rule::ActiveRule,
     encoding: Encoding,
     with_set: impl FnOnce(&ToolSet<'_>) -> R,
 ) -> std::result::Result<R, NoToolSet> {
@@ -350,7 +348,7 @@ fn tool_set_of<R>(
             });
         }
     };
-    let mut ctx = rule::Ctx::new(&parsed.file, encoding, invalid_manifest);
+    let mut ctx = crate::rule::Ctx::new(&parsed.file, encoding, invalid_manifest);
     let set = crate::normalize::normalize(root, &mut ctx);
     // Nothing readable at all (an empty document, no tool shape) is an error here as in
     // `lint`; a few bad fields among readable tools are not.
@@ -389,9 +387,9 @@ pub(crate) fn lint_text(name: &str, text: &str) -> FileReport {
 
 #[cfg(test)]
 mod tests {
-    use super::rule::{AcrossFiles, ActiveRule, Ctx, Outline, Rule};
     use super::*;
     use crate::normalize::Tool;
+    use crate::rule::{AcrossFiles, ActiveRule, Ctx, Outline, Rule};
 
     /// A rule that panics on purpose: on the tool named `boom`, or across files.
     struct Panics {

@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use crate::catalog::{Registered, Registry, RuleMeta};
 use crate::config::{Config, Level, Spanned};
+use crate::diagnostic::Severity;
 use crate::error::{Error, Result};
-use crate::lint::diagnostic::Severity;
-use crate::lint::rule::{ActiveRule, Rule};
+use crate::rule::{ActiveRule, Rule};
 use crate::rules::meta::invalid_manifest::InvalidManifest;
-use crate::suggest::did_you_mean;
 use crate::targets::Targets;
+use crate::text::suggest::did_you_mean;
 use crate::tokens::Encoding;
 
 /// Selection and severity flags from the command line; they apply after the config file.
@@ -51,7 +51,7 @@ pub struct RuleSetting {
     /// `None`: the rule does not run.
     pub severity: Option<Severity>,
     /// The entry's defaults with the config's options laid over them.
-    pub options: crate::catalog::declarative::Options,
+    pub options: crate::options::Options,
 }
 
 impl Selection {

@@ -7,9 +7,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::file::{Checked, Parsed};
 use super::panic_message;
-use super::rule::{Ctx, RunCtx, SessionRef, SetRef};
 use super::select::Selection;
 use crate::normalize::{self, ToolSet};
+use crate::rule::{Ctx, RunCtx, SessionRef, SetRef};
 use crate::tokens::Encoding;
 
 /// `membership[i]`: the sessions `files[i]` is in, each with the file's server name;
@@ -118,8 +118,8 @@ mod tests {
     use crate::catalog::Registry;
     use crate::config::Config;
     use crate::lint::{Linter, Overrides};
+    use crate::parse::source::SourceFile;
     use crate::read::Input;
-    use crate::read::source::SourceFile;
     use crate::targets::profile::{Check, Effect, Kind};
     use crate::targets::{Constraint, Profile};
 

@@ -3,9 +3,9 @@
 
 pub mod schema;
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Target};
+use crate::diagnostic::Field;
 use crate::parse::{Entry, Node, NodeKind};
+use crate::rule::{Ctx, Target};
 
 /// The tools of one file (or one server), plus set-level text.
 #[derive(Debug, Default)]
@@ -293,10 +293,8 @@ fn looks_like_tool(node: &Node) -> bool {
 
 /// Normalizes with no file around it: the tool set and the `invalid-manifest` findings.
 #[cfg(test)]
-pub(crate) fn normalize_alone(
-    root: &Node,
-) -> (ToolSet<'_>, Vec<crate::lint::diagnostic::Diagnostic>) {
-    let file = crate::read::source::SourceFile::new("test", String::new());
+pub(crate) fn normalize_alone(root: &Node) -> (ToolSet<'_>, Vec<crate::diagnostic::Diagnostic>) {
+    let file = crate::parse::source::SourceFile::new("test", String::new());
     let registry = crate::catalog::Registry::builtin().expect("the built-in catalog loads");
     let meta = registry.native::<crate::rules::meta::invalid_manifest::InvalidManifest>();
     let rule = crate::lint::select::active(meta, meta.default_severity);
@@ -594,7 +592,7 @@ fn unknown_keys(node: &Node, known: &[&str], field: Field, ctx: &mut Ctx<'_>) {
         if known.contains(&entry.key.as_str()) {
             continue;
         }
-        let help = match crate::suggest::did_you_mean(&entry.key, known.iter().copied()) {
+        let help = match crate::text::suggest::did_you_mean(&entry.key, known.iter().copied()) {
             Some(close) => format!("did you mean `{close}`?"),
             None => format!("known keys: {}", known.join(", ")),
         };

@@ -1,7 +1,9 @@
 //! Parsing YAML and JSON into [`Node`] trees with exact spans.
 
 pub mod json;
+
 mod node;
+pub mod source;
 pub mod yaml;
 
 pub use node::*;

@@ -2,18 +2,16 @@
 //! text ([`source`]).
 
 pub mod discover;
-pub mod invisible;
 pub mod live;
 pub mod sniff;
-pub mod source;
 
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
+use crate::parse::source::SourceFile;
 use discover::Target;
-use source::SourceFile;
 
 /// One file to lint: its display name and bytes.
 #[derive(Debug, Clone)]

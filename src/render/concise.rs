@@ -5,8 +5,8 @@
 use std::io;
 
 use super::{Output, Totals};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::FileReport;
-use crate::lint::diagnostic::{Diagnostic, Severity};
 
 /// One finding's line, without its line break.
 pub fn line(diagnostic: &Diagnostic, color: bool) -> String {

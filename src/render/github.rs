@@ -5,8 +5,8 @@ use std::io;
 
 use super::human::summary_line;
 use super::{Output, Totals};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::FileReport;
-use crate::lint::diagnostic::{Diagnostic, Severity};
 
 /// The workflow commands, written as the run goes, then the summary line.
 pub struct GithubOutput<W> {

@@ -7,9 +7,9 @@ use std::io;
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use super::{Output, Summary, Totals};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::FileReport;
-use crate::lint::diagnostic::{Diagnostic, Severity};
-use crate::read::source::Excerpt;
+use crate::parse::source::Excerpt;
 
 /// How to draw: colors, hyperlinks and width are decided by the caller (`--color`, TTY).
 #[derive(Debug, Clone, Copy)]
@@ -146,7 +146,7 @@ impl<W: io::Write> Output for HumanOutput<W> {
 }
 
 /// A diagnostic as miette draws it: what it says, shown on the excerpt of its span
-/// ([`SourceFile::excerpt`](crate::read::source::SourceFile::excerpt): long lines cut to a
+/// ([`SourceFile::excerpt`](crate::parse::source::SourceFile::excerpt): long lines cut to a
 /// window around the span, a long span to its first lines), the label re-based into it. Its
 /// related locations are drawn the same way. This is the one bridge from findings to miette.
 #[derive(Debug)]

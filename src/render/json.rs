@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{Output, PrettyArray, Spill, Summary, Totals};
+use crate::diagnostic::{Diagnostic, Field, Severity};
 use crate::lint::FileReport;
-use crate::lint::diagnostic::{Diagnostic, Field, Severity};
-use crate::read::source::LineColumn;
+use crate::parse::source::LineColumn;
 use crate::tokens::Encoding;
 
 /// The document's first fields; its findings follow.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::lint::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::{FileReport, Suppressed};
 
 /// A format written as a run goes: each file's report as soon as it is final, in input

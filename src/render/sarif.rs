@@ -12,9 +12,9 @@ use super::{Output, PrettyArray, Totals};
 use crate::lint::FileReport;
 
 use crate::catalog::Registry;
-use crate::lint::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::parse::Span;
-use crate::read::source::SourceFile;
+use crate::parse::source::SourceFile;
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";

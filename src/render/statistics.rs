@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::lint::diagnostic::Diagnostic;
+use crate::diagnostic::Diagnostic;
 
 /// One rule's count.
 #[derive(Debug, Serialize, PartialEq, Eq)]

@@ -18,12 +18,12 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::config::globs::absolute;
+use crate::diagnostic::{Diagnostic, Field};
 use crate::error::{Error, Result};
-use crate::lint::diagnostic::{Diagnostic, Field};
-use crate::lint::rule::{ActiveRule, Ctx, Target};
 use crate::lint::{FileReport, Suppressed};
+use crate::parse::source::SourceFile;
 use crate::parse::{Node, Span};
-use crate::read::source::SourceFile;
+use crate::rule::{ActiveRule, Ctx, Target};
 use crate::tokens::Encoding;
 
 const VERSION: u64 = 1;

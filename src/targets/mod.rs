@@ -10,10 +10,10 @@ use std::collections::HashSet;
 use std::fmt::Write;
 use std::sync::{Arc, OnceLock};
 
-use crate::config::options;
 use crate::error::{Error, Result};
+use crate::options;
 use crate::parse;
-use crate::read::source::SourceFile;
+use crate::parse::source::SourceFile;
 use profile::{Check, Effect, Kind, ProfileFile};
 
 include!(concat!(env!("OUT_DIR"), "/targets.rs"));
@@ -183,7 +183,7 @@ pub fn find(name: &str) -> Result<Arc<Profile>> {
         .ok_or_else(|| {
             let names = profiles.iter().map(|profile| &*profile.name);
             let error = Error::new(format!("unknown target `{name}`"));
-            match crate::suggest::did_you_mean(name, names) {
+            match crate::text::suggest::did_you_mean(name, names) {
                 Some(close) => error.with_help(format!("did you mean `{close}`?")),
                 None => error.with_help(format!("known targets: {}", known().join(", "))),
             }

@@ -84,7 +84,7 @@ struct Schema {
 }
 
 /// Memoized token counts for the nodes of one parsed file. Every rule of a file shares one
-/// (through [`crate::lint::rule::Ctx`]), so a description over several budgets is tokenized once,
+/// (through [`crate::rule::Ctx`]), so a description over several budgets is tokenized once,
 /// and a schema is serialized to compact JSON once.
 ///
 /// Keys are node identities: a `Counter` must not outlive the tree its nodes come from

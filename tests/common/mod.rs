@@ -77,7 +77,7 @@ pub fn lint_with_rule(path: &Path, name: &str, rule: &str) -> toolcheck::lint::F
 pub fn lint_text(name: &str, text: &str) -> toolcheck::lint::FileReport {
     let config = toolcheck::config::Config::defaults(".".into());
     linter(&config, &Default::default()).lint(
-        toolcheck::read::source::SourceFile::new(name, text.to_string()),
+        toolcheck::parse::source::SourceFile::new(name, text.to_string()),
         name.ends_with(".json"),
     )
 }
@@ -91,7 +91,7 @@ pub fn linter(
 }
 
 /// The human rendering used in snapshots: no colors, no hyperlinks, 80 columns.
-pub fn render_human(diagnostics: &[toolcheck::lint::diagnostic::Diagnostic]) -> String {
+pub fn render_human(diagnostics: &[toolcheck::diagnostic::Diagnostic]) -> String {
     let style = toolcheck::render::human::Style {
         color: false,
         links: false,

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use super::{Inherit, Launch, Server};
 use crate::error::{Error, Result};
 use crate::parse::Node;
-use crate::read::source::SourceFile;
+use crate::parse::source::SourceFile;
 
 /// The MCP SDK's `getDefaultEnvironment()` on POSIX: what a server started by Claude Desktop
 /// inherits.

@@ -2,10 +2,10 @@
 //! byte of the document when the tools are a bare array (not the whole file: a renderer would
 //! print all of it).
 
-use crate::lint::diagnostic::Diagnostic;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, RunCtx, SetRef, Target};
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
+use crate::rule::{Ctx, RunCtx, SetRef, Target};
 
 /// Reports a file-level finding about `set`; `None` for an empty document.
 pub fn report_set<'c>(

@@ -6,8 +6,8 @@ use serde::Deserialize;
 use std::sync::Arc;
 
 use super::helpers::{report_session, report_set, shown};
-use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::normalize::ToolSet;
+use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::targets::Active;
 use crate::targets::profile::Check;
 

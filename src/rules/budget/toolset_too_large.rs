@@ -4,8 +4,8 @@
 use serde::Deserialize;
 
 use super::helpers::{report_session, report_set, shown};
-use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::normalize::ToolSet;
+use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::tokens::report::{THRESHOLD, fewest_to_defer, group};
 
 /// Where the 10% share comes from: the share of the window over which Claude Code's

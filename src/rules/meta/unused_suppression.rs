@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::lint::rule::Rule;
+use crate::rule::Rule;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -6,10 +6,10 @@ use std::collections::hash_map::Entry as Slot;
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
+use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::Entry;
+use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
 use crate::rules::targets::helpers::wire_name;
 use crate::targets::profile::Check;
 

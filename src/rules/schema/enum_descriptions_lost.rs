@@ -3,10 +3,10 @@
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::Node;
+use crate::rule::{Ctx, Rule, Target};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

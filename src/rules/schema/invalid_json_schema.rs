@@ -8,10 +8,10 @@ use jsonschema::{Draft, ValidationError};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node, NodeKind, escape_pointer_token, unescape_pointer_token};
+use crate::rule::{Ctx, Rule, Target};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

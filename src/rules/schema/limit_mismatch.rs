@@ -4,10 +4,10 @@
 use serde::Deserialize;
 
 use super::helpers::{self, Bound, Limit, format_number};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node};
+use crate::rule::{Ctx, Rule, Target};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -65,7 +65,7 @@ impl Rule for LimitMismatch {
                             .iter()
                             .map(String::as_str)
                             .filter(|p| !p.is_empty());
-                        match crate::suggest::did_you_mean(pointer, candidates) {
+                        match crate::text::suggest::did_you_mean(pointer, candidates) {
                             Some(close) => format!("did you mean `{close}`?"),
                             None => "point `at` at the property the tool checks, e.g. \
                                      `/properties/options` or `/properties/list/items`"

@@ -3,10 +3,10 @@
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::{Edit, Field, Severity};
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::{Edit, Field, Severity};
 use crate::normalize::{Dialect, Tool};
 use crate::parse::{Node, NodeKind};
+use crate::rule::{Ctx, Rule, Target};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

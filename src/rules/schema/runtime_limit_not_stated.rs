@@ -7,9 +7,9 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::helpers::{self, format_number};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
+use crate::rule::{Ctx, Rule, Target};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

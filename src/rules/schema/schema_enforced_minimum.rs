@@ -4,10 +4,10 @@
 use serde::Deserialize;
 
 use super::helpers::{self, Bound, Limit, format_number};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node};
+use crate::rule::{Ctx, Rule, Target};
 
 /// Keywords the `keywords` option can add to the default `minItems`, `minProperties` and
 /// `minContains`.

@@ -9,11 +9,11 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::helpers;
-use crate::catalog::declarative::split_identifier;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::Node;
+use crate::rule::{Ctx, Rule, Target};
+use crate::text::identifier::split_identifier;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

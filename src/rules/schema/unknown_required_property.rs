@@ -7,11 +7,11 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::helpers::{Refs, Resolved};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::normalize::schema::for_each_child;
 use crate::parse::Node;
+use crate::rule::{Ctx, Rule, Target};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -11,10 +11,10 @@ use std::collections::{HashMap, HashSet};
 use serde::Deserialize;
 
 use super::helpers::{Searched, Unindexed, docs_of_session, docs_of_set, number};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
+use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
 use crate::parse::Node;
+use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
 use crate::search::derive::{content_words, derive, first_sentence};
 use crate::search::{Doc, Engine};
 

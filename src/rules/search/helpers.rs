@@ -1,10 +1,10 @@
 //! What the `search` checks share: the index over one file's tools or one session's, each
 //! doc's owner, and the "why" of a ranking as a message shows it.
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, SessionRef, SetRef, Target};
+use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::Node;
+use crate::rule::{Ctx, SessionRef, SetRef, Target};
 use crate::rules::targets::helpers::{ServerName, wire_of};
 use crate::search::docs::{Naming, docs_of, is_server};
 use crate::search::{Doc, Engine, Hit, Index};

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use super::helpers::{Finding, Searched, explain, of_session, of_set, ordinal, report, why};
-use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::normalize::ToolSet;
+use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::search::Engine;
 
 #[derive(Debug, Deserialize)]

@@ -4,8 +4,8 @@
 use serde::Deserialize;
 
 use super::helpers::{Finding, Searched, explain, of_session, of_set, report};
-use crate::lint::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::normalize::ToolSet;
+use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::search::Engine;
 use crate::search::derive::derive;
 

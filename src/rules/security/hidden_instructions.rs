@@ -15,11 +15,11 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::invisible_characters::field_of;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::{Node, NodeKind};
-use crate::read::invisible;
+use crate::rule::{Ctx, Rule, Target};
+use crate::text::invisible;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -3,11 +3,12 @@
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::{Entry, Node, NodeKind};
-use crate::read::invisible::{self, Run};
+use crate::rule::{Ctx, Rule, Target};
+use crate::text::invisible;
+use crate::text::invisible::Run;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -7,12 +7,12 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Deserialize;
 
-use crate::catalog::declarative::split_identifier;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::normalize::schema::walk_properties;
 use crate::parse::{Entry, Node};
+use crate::rule::{Ctx, Rule, Target};
+use crate::text::identifier::split_identifier;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

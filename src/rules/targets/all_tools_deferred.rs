@@ -7,9 +7,9 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::helpers::file_target;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule};
+use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
+use crate::rule::{Ctx, Rule};
 use crate::targets::Active;
 use crate::targets::profile::{Check, Kind};
 

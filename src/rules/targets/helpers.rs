@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use crate::lint::rule::Ctx;
 use crate::normalize::ToolSet;
+use crate::rule::Ctx;
 use crate::targets::profile::{Check, WireName};
 use crate::targets::{Profile, wire};
 
@@ -135,8 +135,8 @@ pub fn named_tools<'s, 'a>(
 }
 
 /// Where a finding about a whole file points: its `tools` key, else its first character.
-pub fn file_target<'a>(set: &ToolSet<'a>) -> Option<crate::lint::rule::Target<'a>> {
-    use crate::lint::rule::Target;
+pub fn file_target<'a>(set: &ToolSet<'a>) -> Option<crate::rule::Target<'a>> {
+    use crate::rule::Target;
     match (set.tools_entry, set.root) {
         (Some(entry), _) => Some(Target::Key(entry)),
         (None, Some(root)) => Some(Target::Start(root)),
@@ -151,7 +151,7 @@ pub fn messages(code: &str, targets: &[&str], tools: serde_json::Value) -> Vec<S
     use crate::catalog::Registry;
     use crate::config::Config;
     use crate::lint::{Linter, Overrides};
-    use crate::read::source::SourceFile;
+    use crate::parse::source::SourceFile;
     let registry = Registry::builtin().expect("the built-in catalog loads");
     let config = Config::defaults(".".into());
     let overrides = Overrides {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::helpers::{ServerName, characters, named_tools, wire_name, wire_of};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
+use crate::rule::{Ctx, Rule, Target};
 use crate::targets::profile::{Check, ToolName};
 use crate::targets::{Active, wire};
 

@@ -4,9 +4,9 @@
 use serde::Deserialize;
 
 use super::helpers::{ServerName, characters, named_tools, wire_of};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
+use crate::rule::{Ctx, Rule, Target};
 use crate::targets::profile::Check;
 use crate::targets::{Active, wire};
 

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use super::helpers::{ServerName, named_tools};
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
 use crate::parse::Node;
+use crate::rule::{Ctx, Rule, Target};
 use crate::targets::profile::Check;
 use crate::targets::{Active, wire};
 

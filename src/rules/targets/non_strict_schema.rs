@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::normalize::schema::walk;
 use crate::parse::{Entry, Node, NodeKind};
+use crate::rule::{Ctx, Rule, Target};
 use crate::rules::schema::helpers::{declared_types, relative_pointer};
 use crate::targets::Active;
 use crate::targets::profile::Check;

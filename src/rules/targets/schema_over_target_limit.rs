@@ -6,11 +6,11 @@ use std::collections::HashSet;
 use serde::Deserialize;
 
 use super::non_strict_schema::sent_strict;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::schema::walk;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::{Entry, Node, NodeKind};
+use crate::rule::{Ctx, Rule, Target};
 use crate::rules::schema::helpers::{declared_types, relative_pointer};
 use crate::targets::Active;
 use crate::targets::profile::Check;

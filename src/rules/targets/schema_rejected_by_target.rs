@@ -9,10 +9,10 @@ use std::fmt::Write;
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node, NodeKind};
+use crate::rule::{Ctx, Rule, Target};
 use crate::rules::schema::helpers::{Refs, Resolved, declared_types, relative_pointer};
 use crate::targets::profile::{Check, Effect, EnumValues, Place};
 use crate::targets::{Active, Targets};

@@ -7,15 +7,15 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Deserialize;
 
-use crate::catalog::text;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::Node;
+use crate::rule::{Ctx, Rule, Target};
 use crate::rules::schema::helpers::{format_number, limits, root_properties};
 use crate::rules::wording::helpers::{NamedPhrases, identifiers};
 use crate::targets::Active;
 use crate::targets::profile::{Check, Truncate};
+use crate::text;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -4,9 +4,9 @@
 use serde::Deserialize;
 
 use super::helpers::file_target;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule};
+use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
+use crate::rule::{Ctx, Rule};
 use crate::targets::profile::{Check, Effect};
 
 #[derive(Debug, Deserialize)]

@@ -3,9 +3,9 @@
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::{Dialect, Tool};
+use crate::rule::{Ctx, Rule, Target};
 use crate::targets::profile::Check;
 
 #[derive(Debug, Deserialize)]

@@ -6,9 +6,9 @@ use std::ops::Range;
 use serde::Deserialize;
 
 use super::helpers::{self, Words, word_after};
-use crate::catalog::text;
-use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::{Text, Tool, ToolSet};
+use crate::rule::{Ctx, Rule, Target};
+use crate::text;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{AcrossFiles, Ctx, Outline, Rule, Target};
+use crate::diagnostic::Field;
 use crate::parse::Span;
-use crate::read::source::SourceFile;
+use crate::parse::source::SourceFile;
+use crate::rule::{AcrossFiles, Ctx, Outline, Rule, Target};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

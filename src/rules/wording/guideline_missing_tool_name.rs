@@ -8,10 +8,10 @@ use serde::Deserialize;
 
 use super::helpers::name_mentions;
 use super::this_tool_reference::is_generic;
-use crate::catalog::text;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
+use crate::rule::{Ctx, Rule, Target};
+use crate::text;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

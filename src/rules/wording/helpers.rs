@@ -7,10 +7,10 @@ use std::ops::Range;
 use regex::Regex;
 use serde::Deserialize;
 
-use crate::catalog::text;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::Ctx;
+use crate::diagnostic::Field;
 use crate::normalize::{Text, Tool, ToolSet};
+use crate::rule::Ctx;
+use crate::text;
 
 /// A `words` option: whole words or phrases in any case, compiled when the options are read
 /// (so a bad list is a config error).

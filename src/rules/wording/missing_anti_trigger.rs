@@ -9,11 +9,11 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::helpers::{NamedPhrases, identifiers};
-use crate::catalog::declarative::split_identifier;
-use crate::catalog::text;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
+use crate::rule::{Ctx, Rule, Target};
+use crate::text;
+use crate::text::identifier::split_identifier;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -7,10 +7,10 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::helpers::NamedPhrases;
-use crate::catalog::text;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
+use crate::rule::{Ctx, Rule, Target};
+use crate::text;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -7,9 +7,9 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::helpers;
-use crate::catalog::text;
-use crate::lint::rule::{Ctx, Rule, Target};
 use crate::normalize::{Text, Tool, ToolSet};
+use crate::rule::{Ctx, Rule, Target};
+use crate::text;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -6,9 +6,9 @@ use std::ops::Range;
 use serde::Deserialize;
 
 use super::helpers::Words;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::Tool;
+use crate::rule::{Ctx, Rule, Target};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -109,7 +109,7 @@ const SUBJECT_VERBS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::text;
+    use crate::text;
 
     fn rule() -> SnippetNotVerbFirst {
         let words: Vec<String> = [

@@ -6,10 +6,10 @@ use std::ops::Range;
 use serde::Deserialize;
 
 use super::helpers::{Words, name_mentions, paragraph_start, word_after};
-use crate::catalog::text;
-use crate::lint::diagnostic::{Edit, Field};
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::{Edit, Field};
 use crate::normalize::{Text, Tool, ToolSet};
+use crate::rule::{Ctx, Rule, Target};
+use crate::text;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

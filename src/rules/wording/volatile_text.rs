@@ -6,10 +6,10 @@ use std::sync::LazyLock;
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
 
-use crate::catalog::text;
-use crate::lint::diagnostic::Field;
-use crate::lint::rule::{Ctx, Rule, Target};
+use crate::diagnostic::Field;
 use crate::normalize::{Text, Tool, ToolSet};
+use crate::rule::{Ctx, Rule, Target};
+use crate::text;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::parse::Span;
-use crate::read::source::SourceFile;
+use crate::parse::source::SourceFile;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -75,7 +75,7 @@ impl fmt::Display for Field {
 }
 
 /// A finding: which rule, what is wrong, where, and how to fix it. A rule creates it through
-/// [`Ctx::report`](crate::lint::rule::Ctx::report), which fills in the rule and the severity
+/// [`Ctx::report`](crate::rule::Ctx::report), which fills in the rule and the severity
 /// configuration gave it; the rule adds help, a label or a related location.
 #[derive(Debug, Clone)]
 pub struct Diagnostic {

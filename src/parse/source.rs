@@ -282,7 +282,7 @@ impl SourceFile {
         let (text, shown) = if text.is_ascii() {
             (text, excerpt_start..excerpt_end.max(excerpt_start))
         } else {
-            super::invisible::make_visible(&text, excerpt_start..excerpt_end, first_line == 0)
+            crate::text::invisible::make_visible(&text, excerpt_start..excerpt_end, first_line == 0)
         };
         Excerpt {
             name: self.name.clone(),

@@ -1,5 +1,11 @@
-//! Matching words and phrases in model-facing text by the catalog's conventions:
-//! case-insensitive, whole words (Unicode word boundaries), text in backticks skipped.
+//! Text as the rules read it, the shared piece at the bottom of the stack: matching words and
+//! phrases in model-facing text by the catalog's conventions (case-insensitive, whole words by
+//! Unicode word boundaries, text in backticks skipped), here; invisible characters, identifier
+//! splitting and "did you mean" suggestions in the submodules.
+
+pub mod identifier;
+pub mod invisible;
+pub mod suggest;
 
 use std::borrow::Cow;
 use std::ops::Range;

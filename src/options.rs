@@ -6,11 +6,12 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::catalog::declarative::Options;
-
 use crate::error::Error;
+use crate::parse::source::SourceFile;
 use crate::parse::{Node, escape_pointer_token};
-use crate::read::source::SourceFile;
+
+/// The options of a rule: the catalog entry's defaults, with a user's laid over them.
+pub type Options = serde_json::Map<String, Value>;
 
 /// Deserializes `node`; an error names the path and points at the node it is about.
 pub fn deserialize<T: DeserializeOwned>(

@@ -4,10 +4,10 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::lint::diagnostic::{Diagnostic, Field, Severity};
+use crate::diagnostic::{Diagnostic, Field, Severity};
 use crate::normalize::{Tool, ToolSet};
+use crate::parse::source::SourceFile;
 use crate::parse::{Entry, Node, Pointer, Span};
-use crate::read::source::SourceFile;
 use crate::targets::Targets;
 use crate::tokens::{Counter, Encoding};
 
