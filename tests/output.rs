@@ -25,7 +25,7 @@ fn concise_is_one_line_per_finding_then_the_summary_and_hints() {
              {FIXABLE}:3:35: TC207 missing-anti-trigger nothing in the description says when not to use `bare`\n\
              {FIXABLE}:3:36: TC212 name-not-in-description the description's first sentence uses none of the name's words (`bare`)\n\
              {FIXABLE}:3:51: TC402 non-object-root the input schema has no `type`\n\
-             3 errors, 1 warning, 3 infos in 1 file (2 tools)\n\
+             1 error, 3 warnings, 3 infos in 1 file (2 tools)\n\
              [*] 1 fixable with `toolcheck lint --fix` (preview with `--diff`)\n\
              hint: `toolcheck explain TC207` for a rule's details\n\
              hint: silence a finding with `# toolcheck: ignore[TC207]` on its YAML line, or with \
@@ -92,7 +92,7 @@ fn statistics_count_each_rule_most_first_with_the_fixable_share() {
         ]
     );
     assert!(
-        stdout.contains("\n9 errors, 1 warning, 3 infos in 3 files (5 tools)\n"),
+        stdout.contains("\n6 errors, 4 warnings, 3 infos in 3 files (5 tools)\n"),
         "{stdout}"
     );
 }
@@ -130,7 +130,7 @@ fn exit_zero_keeps_the_findings_and_exits_zero() {
         EXAMPLES,
     ]);
     assert_eq!(code, 0);
-    assert!(stdout.contains("6 errors, 0 warnings"), "{stdout}");
+    assert!(stdout.contains("5 errors, 1 warning"), "{stdout}");
     // A usage error is still one.
     let (code, _, _) = toolcheck(&["lint", "--no-config", "--exit-zero", "no/such/file.yaml"]);
     assert_eq!(code, 2);
@@ -163,7 +163,7 @@ fn tuned_project(test: &str) -> std::path::PathBuf {
     let dir = common::scratch(test);
     std::fs::write(
         dir.join("toolcheck.yaml"),
-        "rules:\n  ignore: [TC209]\n  severity: {missing-anti-trigger: warning}\n  options:\n    description-too-long: {max-tokens: 300}\n",
+        "rules:\n  ignore: [TC209]\n  severity: {missing-anti-trigger: error}\n  options:\n    description-too-long: {max-tokens: 300}\n",
     )
     .unwrap();
     std::fs::create_dir(dir.join("tools")).unwrap();
@@ -193,7 +193,7 @@ fn rules_show_the_family_the_effective_severity_and_the_fix() {
     assert_eq!(row("code"), "code name family severity fix");
     assert_eq!(
         row("TC207"),
-        "TC207 missing-anti-trigger wording warning* a"
+        "TC207 missing-anti-trigger wording error* a"
     );
     assert_eq!(row("TC209"), "TC209 absolute-words wording off* absolute");
     assert_eq!(row("TC402"), "TC402 non-object-root schema error yes");
@@ -254,7 +254,7 @@ fn show_settings_resolves_the_config_files_and_rules() {
     );
     assert_eq!(
         row(&stdout, "TC207"),
-        ["TC207", "missing-anti-trigger", "warning"],
+        ["TC207", "missing-anti-trigger", "error"],
         "{stdout}"
     );
     assert_eq!(
