@@ -191,10 +191,7 @@ fn rules_show_the_family_the_effective_severity_and_the_fix() {
             .join(" ")
     };
     assert_eq!(row("code"), "code name family severity fix");
-    assert_eq!(
-        row("TC207"),
-        "TC207 missing-anti-trigger wording error* a"
-    );
+    assert_eq!(row("TC207"), "TC207 missing-anti-trigger wording error* a");
     assert_eq!(row("TC209"), "TC209 absolute-words wording off* absolute");
     assert_eq!(row("TC402"), "TC402 non-object-root schema error yes");
     assert!(

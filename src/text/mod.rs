@@ -98,6 +98,16 @@ fn folds_into_ascii(text: &str) -> bool {
     text.contains(['\u{17F}', '\u{212A}'])
 }
 
+/// The largest char boundary of `value` at or before `at` (`str::floor_char_boundary` needs
+/// a newer Rust than the crate's `rust-version`).
+pub fn floor_char_boundary(value: &str, at: usize) -> usize {
+    let mut at = at.min(value.len());
+    while !value.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
 /// Builds a regex matching any of `phrases` as whole words; spaces in a phrase match any run
 /// of white space. `{name}` in a phrase stands for `tool_name`. A phrase that is blank (`{name}`
 /// where there is no tool: set-level instructions) matches nothing, not the empty string.

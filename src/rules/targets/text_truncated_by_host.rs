@@ -90,7 +90,7 @@ impl TextTruncatedByHost {
         if value.len() <= cut.bytes {
             return;
         }
-        let at = floor_char_boundary(value, cut.bytes);
+        let at = text::floor_char_boundary(value, cut.bytes);
         let lost = value.len() - at;
         let share = match lost * 100 / value.len() {
             0 => "under 1%".to_string(),
@@ -98,7 +98,8 @@ impl TextTruncatedByHost {
         };
         // What the model misses is looked for in the first part of the rest only: a text
         // megabytes long costs no more than one of [`SCANNED_AFTER_CUT`] past the cut.
-        let scanned = &value[..floor_char_boundary(value, at.saturating_add(SCANNED_AFTER_CUT))];
+        let scanned =
+            &value[..text::floor_char_boundary(value, at.saturating_add(SCANNED_AFTER_CUT))];
         let hidden = self.hidden(scanned, at, tool);
         let what = match field {
             Field::Instructions => "the server instructions are",
@@ -227,15 +228,6 @@ impl TextTruncatedByHost {
     }
 }
 
-/// The largest char boundary of `value` at or before `at`.
-fn floor_char_boundary(value: &str, at: usize) -> usize {
-    let mut at = at.min(value.len());
-    while !value.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
 /// The end of the span at the cut: through the first word after it, at most
 /// [`SPAN_BYTES`], and at least one character.
 fn span_end(value: &str, at: usize) -> usize {
@@ -244,7 +236,7 @@ fn span_end(value: &str, at: usize) -> usize {
     let word = rest[lead..]
         .find(char::is_whitespace)
         .unwrap_or(rest.len() - lead);
-    let end = floor_char_boundary(value, (at + lead + word).min(at + SPAN_BYTES));
+    let end = text::floor_char_boundary(value, (at + lead + word).min(at + SPAN_BYTES));
     if end > at {
         return end;
     }
@@ -278,9 +270,9 @@ mod tests {
     #[test]
     fn the_cut_falls_on_a_char_boundary() {
         let value = "ab\u{e9}cd";
-        assert_eq!(floor_char_boundary(value, 3), 2);
-        assert_eq!(floor_char_boundary(value, 4), 4);
-        assert_eq!(floor_char_boundary(value, 99), value.len());
+        assert_eq!(text::floor_char_boundary(value, 3), 2);
+        assert_eq!(text::floor_char_boundary(value, 4), 4);
+        assert_eq!(text::floor_char_boundary(value, 99), value.len());
     }
 
     #[test]

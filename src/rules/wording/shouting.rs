@@ -76,7 +76,10 @@ impl Shouting {
         let mut lines = Lines::new(value);
         let mut hits: Vec<Range<usize>> = Vec::new();
         for hit in text::find_all(&self.words.regex, value, true) {
-            if !is_quoted(&quoted, &hit) && !is_not_emphasis(value, &hit, &mut lines) {
+            if !is_quoted(&quoted, &hit)
+                && !is_not_emphasis(value, &hit, &mut lines)
+                && !in_inline_heading(value, &hit, &self.words.regex)
+            {
                 hits.push(hit);
             }
         }
@@ -163,14 +166,28 @@ fn is_not_emphasis(value: &str, hit: &Range<usize>, lines: &mut Lines<'_>) -> bo
     let mut after_chars = value[hit.end..].chars();
     let after = after_chars.next();
     let after2 = after_chars.next();
+    let word = &value[hit.clone()];
     // Identifiers and paths: `READ-ONLY`, `NOTE.md`, `$REQUIRED`, `<IMPORTANT>` (a pseudo-tag,
-    // `hidden-instructions` reports it), `level=WARNING`, `[WARNING]` (a log tag).
-    if before.is_some_and(|c| "-./$<=[{@#%\\".contains(c))
-        || after.is_some_and(|c| "->=]}(\\".contains(c))
+    // `hidden-instructions` reports it), `level=WARNING`, `x[NOTE]`.
+    if before.is_some_and(|c| "-./$<={@#%\\".contains(c))
+        || after.is_some_and(|c| "->=}(\\".contains(c))
         || (after.is_some_and(|c| c == '.' || c == '/' || c == ':')
             && after2.is_some_and(char::is_alphanumeric))
     {
         return true;
+    }
+    // Brackets: a log level in them is a log tag (`[WARNING] 500 items hidden`); any other
+    // word is emphasis (`[IMPORTANT]`, `[REQUIRED PRECONDITION]`) unless it indexes something.
+    let opens = before == Some('[');
+    if opens || after == Some(']') {
+        let indexed = opens
+            && value[..hit.start - 1]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ']');
+        if indexed || LOG_LEVELS.contains(&word) {
+            return true;
+        }
     }
     // A single quote right around it: an enum value `'REQUIRED'`.
     if before == Some('\'') && after == Some('\'') {
@@ -179,7 +196,6 @@ fn is_not_emphasis(value: &str, hit: &Range<usize>, lines: &mut Lines<'_>) -> bo
     if lines.is_heading(hit.start) {
         return true;
     }
-    let word = &value[hit.clone()];
     let previous = previous_word(value, hit.start);
     // `MUST NOT`, `NEVER NOT`, `CANNOT`: `absolute-words` reports the capitals before.
     if word == "NOT" {
@@ -214,6 +230,62 @@ fn is_not_emphasis(value: &str, hit: &Range<usize>, lines: &mut Lines<'_>) -> bo
         })
     };
     listed(previous) || listed(Some(next_word_with_gap(value, hit.end)))
+}
+
+/// Log levels: in brackets they tag a log line, they do not raise the voice.
+const LOG_LEVELS: &[&str] = &[
+    "DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "ERROR", "CRITICAL", "FATAL",
+];
+
+/// Whether the capitals at `hit` sit inside a section label that opens a line or a sentence
+/// and is followed by its content on the same line (`WHEN NOT TO USE: for code`,
+/// `When NOT to use: …`). The label's other words stand on both sides: one that starts with
+/// an emphasis word (`IMPORTANT NOTE:`, `MANDATORY FIRST STEP:`) or ends with one
+/// (`Usage WARNING:`) is emphasis, not a heading.
+fn in_inline_heading(value: &str, hit: &Range<usize>, words: &Regex) -> bool {
+    const MAX_WORDS: usize = 6;
+    // Six words fit in this many bytes; looking no further keeps a long line linear.
+    const REACH: usize = 100;
+    let from = text::floor_char_boundary(value, hit.start.saturating_sub(REACH));
+    let head = &value[from..hit.start];
+    // The label opens at the line's start or after a sentence's end, within reach.
+    let opening = head
+        .char_indices()
+        .filter(|&(at, c)| {
+            c == '\n'
+                || (matches!(c, '.' | '!' | '?') && head[at + 1..].starts_with(char::is_whitespace))
+        })
+        .last()
+        .map(|(at, _)| from + at + 1);
+    let sentence_start = match opening {
+        Some(at) => at,
+        None if from == 0 => 0,
+        None => return false,
+    };
+    let Some(label_start) = value[sentence_start..hit.start]
+        .find(char::is_alphanumeric)
+        .map(|at| sentence_start + at)
+    else {
+        return false;
+    };
+    if label_start == hit.start {
+        return false;
+    }
+    let tail = &value[hit.end..text::floor_char_boundary(value, hit.end + REACH)];
+    let Some(colon) = tail
+        .find([':', '\n', '.', '!', '?'])
+        .filter(|&at| tail[at..].starts_with(':'))
+    else {
+        return false;
+    };
+    let label = &value[label_start..hit.end + colon];
+    let words_after = tail[..colon].trim();
+    !words_after.is_empty()
+        && label.chars().next().is_some_and(char::is_uppercase)
+        && label.split_whitespace().count() <= MAX_WORDS
+        && !words
+            .find_at(value, label_start)
+            .is_some_and(|first| first.start() == label_start)
 }
 
 /// Words that name a kind of value, so that a word in capitals right after them is a value:
@@ -373,6 +445,15 @@ mod tests {
         assert_eq!(shouts("Run it now!!"), ["!!"]);
         assert_eq!(shouts("**CRITICAL: For any code"), ["CRITICAL"]);
         assert_eq!(shouts("🔗 REQUIRED: the id from start"), ["REQUIRED"]);
+        // Bracketed emphasis; a label that opens or ends with an emphasis word.
+        assert_eq!(shouts("[IMPORTANT] Read first."), ["IMPORTANT"]);
+        assert_eq!(
+            shouts("Log in. [REQUIRED PRECONDITION] A token."),
+            ["REQUIRED"]
+        );
+        assert_eq!(shouts("🚨 MANDATORY FIRST STEP: call it"), ["MANDATORY"]);
+        assert_eq!(shouts("Slow. Café ☕ WARNING: it is."), ["WARNING"]);
+        assert_eq!(shouts("Search. Do NOT use it for writes"), ["NOT"]);
     }
 
     #[test]
@@ -390,6 +471,10 @@ mod tests {
             "Values 'REQUIRED' or 'OPTIONAL'.",
             "Reply with \"WARNING: logs truncated\" first.",
             "[WARNING] node_modules hidden",
+            "[CRITICAL] disk full; args[NOTE] is kept",
+            "Search docs. WHEN NOT TO USE: for code.",
+            "Search docs.\nWhen NOT to use: code; use grep.",
+            "Search docs.\n\nWhen NOT to use:\n- code",
             "<IMPORTANT>do it</IMPORTANT>",
             "You MUST NOT call it.",
             "Supports AND, OR, NOT and quoted phrases; the NOT operation.",
@@ -406,6 +491,9 @@ mod tests {
         let value = "Do NOT x ".repeat(100_000);
         let started = std::time::Instant::now();
         assert_eq!(shouts(&value).len(), 100_000);
+        // And with a label in every sentence: each looks at its own few words only.
+        let value = "Do NOT x. When NOT to use: y. ".repeat(50_000);
+        assert_eq!(shouts(&value).len(), 50_000);
         assert!(started.elapsed().as_secs() < 10);
     }
 
