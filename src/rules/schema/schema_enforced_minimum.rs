@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::helpers::{self, Bound, Limit, format_number};
+use super::helpers::{self, Bound, Limit, Refs, Resolved, format_number};
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node};
@@ -59,6 +59,7 @@ impl Rule for SchemaEnforcedMinimum {
             return;
         };
         let limits = helpers::limits(tool);
+        let refs = Refs::new(schema);
         crate::normalize::schema::walk(schema, &mut |subschema| {
             // Written out for the first finding only: most subschemas have none.
             let mut at: Option<String> = None;
@@ -70,7 +71,10 @@ impl Rule for SchemaEnforcedMinimum {
                     continue;
                 };
                 if !self.flags(&entry.key, value)
-                    || (entry.key == "minItems" && is_tuple(subschema, value))
+                    || (entry.key == "minItems"
+                        && (is_tuple(subschema, value)
+                            || (value <= 3.0 && is_point(&refs, subschema))
+                            || is_point_sequence(&refs, subschema)))
                     || is_inert(subschema, &entry.key)
                 {
                     continue;
@@ -106,6 +110,68 @@ fn is_tuple(schema: &Node, min_items: f64) -> bool {
         .max()
         .unwrap_or(0);
     max_items == Some(min_items) || (positional as f64) >= min_items
+}
+
+/// A list of points (`[[lon, lat], …]`, `[{x, y}, …]`) or of such lists: its minimum is the
+/// geometry's (a line has 2 points, a hull 3, a closed ring 4), a fact about the data, not a
+/// count of choices the model could pad with filler.
+fn is_point_sequence<'a>(refs: &Refs<'a>, schema: &'a Node) -> bool {
+    let mut sequence = schema;
+    for _ in 0..SHAPE_DEPTH {
+        let Some(items) = sequence.get("items").and_then(|items| resolve(refs, items)) else {
+            return false;
+        };
+        if is_point(refs, items) {
+            return true;
+        }
+        sequence = items;
+    }
+    false
+}
+
+/// How many lists deep a point may sit (a polygon's rings hold points).
+const SHAPE_DEPTH: usize = 3;
+
+/// A point: two to four numbers, as a tuple (`[lon, lat]`, `prefixItems` of numbers) or as an
+/// object of numeric properties only (`{lat, lng}`, `{x, y, z}`).
+fn is_point<'a>(refs: &Refs<'a>, schema: &'a Node) -> bool {
+    let numeric = |node: &'a Node| {
+        resolve(refs, node).is_some_and(|node| {
+            let types = helpers::declared_types(node);
+            !types.is_empty() && types.iter().all(|ty| matches!(*ty, "number" | "integer"))
+        })
+    };
+    let types = helpers::declared_types(schema);
+    if types.contains(&"array") {
+        let coordinates = match schema.get("prefixItems").or_else(|| schema.get("items")) {
+            Some(node) => match node.as_array() {
+                Some(positional) => {
+                    (2..=4).contains(&positional.len()) && positional.iter().all(numeric)
+                }
+                None => numeric(node),
+            },
+            None => false,
+        };
+        let max_items = schema.get("maxItems").and_then(Node::as_f64);
+        return coordinates && max_items.is_none_or(|max| max <= 4.0);
+    }
+    if types.contains(&"object") {
+        let properties = helpers::root_properties(schema);
+        return (2..=4).contains(&properties.len())
+            && properties.iter().all(|property| numeric(&property.value));
+    }
+    false
+}
+
+/// `node`, or what its local `$ref` points at.
+fn resolve<'a>(refs: &Refs<'a>, node: &'a Node) -> Option<&'a Node> {
+    match node.get("$ref").and_then(Node::as_str) {
+        Some(reference) => match refs.resolve(reference) {
+            Resolved::Found(target) => Some(target),
+            Resolved::Remote | Resolved::Missing => None,
+        },
+        None => Some(node),
+    }
 }
 
 /// A keyword that cannot apply because the schema declares only other types (`minItems` on
