@@ -53,6 +53,11 @@ impl Rule for InvalidJsonSchema {
         let mut finder = NodeFinder::new(schema);
         let mut seen: HashSet<(usize, String)> = HashSet::new();
         validate(schema, draft, WHOLE_NODES, &mut |path, error| {
+            // The root's `type` is `non-object-root`'s (TC402): it reports any root type but
+            // `object`, BFCL's `dict` included, with a fix. One cause, one finding.
+            if path == "/type" {
+                return;
+            }
             let node = finder.find(path).unwrap_or(schema);
             let (message, help) = describe(error, path, draft);
             // By address: the finder gives one node for each pointer, so this is keying by
@@ -877,6 +882,28 @@ mod tests {
         let found = tc407("deep.json", &text);
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].ends_with("`dict` is not a JSON Schema type"));
+    }
+
+    /// BFCL's root `type: dict` is one finding, non-object-root's (with its fix); the same
+    /// type below the root is this rule's.
+    #[test]
+    fn the_root_type_is_left_to_non_object_root() {
+        let text = r#"{"name": "bfcl", "description": "d", "inputSchema": {
+            "type": "dict", "properties": {"a": {"type": "dict"}}
+        }}"#;
+        let codes: Vec<String> = lint_text("bfcl.json", text)
+            .diagnostics
+            .iter()
+            .filter(|d| d.pointer.ends_with("/type"))
+            .map(|d| format!("{} {}", d.code, d.pointer))
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                "TC402 /inputSchema/type",
+                "TC407 /inputSchema/properties/a/type"
+            ]
+        );
     }
 
     /// `$ref`s, local, recursive or remote, are never resolved: no download, no loop.
