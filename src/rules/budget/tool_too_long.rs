@@ -73,6 +73,11 @@ impl Rule for ToolTooLong {
             (Part::Guidelines, tokens.guidelines),
             (Part::InputSchema, tokens.schema),
         ];
+        // One part alone over the whole tool's budget is over its own, smaller one: its own
+        // rule (description-too-long, schema-too-long, ...) reports the cause.
+        if sums.iter().any(|(_, count)| *count > self.max_tokens) {
+            return;
+        }
         let name = tool.name();
         let message = if name.is_empty() {
             format!(
