@@ -145,3 +145,45 @@ fn a_file_that_is_not_a_baseline_is_a_clear_error() {
     assert_eq!(code, 2);
     assert!(stderr.contains("missing.json"), "{stderr}");
 }
+
+/// Issue 28: a YAML set whose tools share a name prefix, so that messages quote name words
+/// and helps name siblings. Adding a tool that breaks the prefix, reordering and reindenting
+/// the file brings back no baselined finding and leaves no entry unused.
+#[test]
+fn a_yaml_set_keeps_its_baseline_through_an_added_tool_reorder_and_reindent() {
+    let dir = common::scratch("baseline-yaml-set");
+    let tools = [
+        "- name: acme_get_invoice\n  description: Fetches a bill by number. ALWAYS ask first.\n  input_schema:\n    type: object\n    properties:\n      n: {type: string}\n",
+        "- name: acme_list_orders\n  description: Returns recent purchases.\n  input_schema:\n    type: object\n    properties:\n      api_key: {type: string}\n",
+        "- name: acme_send_mail\n  description: Delivers a letter to a customer.\n  input_schema:\n    type: object\n",
+    ];
+    let indented = |list: &str, by: &str| -> String {
+        std::iter::once("tools:\n".to_string())
+            .chain(list.lines().map(|line| format!("{by}{line}\n")))
+            .collect()
+    };
+    let manifest = dir.join("acme.tools.yaml");
+    std::fs::write(&manifest, indented(&tools.concat(), "  ")).unwrap();
+    let (code, _, stderr) = common::run(
+        &dir,
+        &["lint", "--no-config", "--write-baseline", "base.json", "."],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("base.json")).unwrap()).unwrap();
+    let recorded = written["findings"].as_array().unwrap().len();
+    assert!(recorded >= 8, "{written:#}");
+
+    // A tool without the prefix first, the others reversed, every line indented four more.
+    let added = "- name: other_tool\n  description: Does another thing. Not for bills.\n  input_schema:\n    type: object\n";
+    let reordered = [added, tools[2], tools[1], tools[0]].concat();
+    std::fs::write(&manifest, indented(&reordered, "      ")).unwrap();
+    let (_, document, stderr) = lint(&dir, &["--baseline", "base.json", "."]);
+    let new: Vec<(String, String)> = findings(&document)
+        .into_iter()
+        .filter(|(_, tool)| tool != "other_tool")
+        .collect();
+    assert_eq!(new, [], "{document:#}\n{stderr}");
+    assert_eq!(document["summary"]["baselined"], recorded, "{document:#}");
+}
