@@ -38,7 +38,31 @@ impl Rule for DeepSchemaNesting {
         let Some(schema) = tool.input_schema() else {
             return;
         };
-        self.visit(schema, 0, &mut false, ctx);
+        let mut found = Vec::new();
+        self.visit(schema, 0, &mut false, &mut found);
+        // One finding per tool: every place past the limit has the one cause, a schema
+        // that nests too deep; the first stands for them all.
+        let Some((depth, first)) = found.first().copied() else {
+            return;
+        };
+        let others = match found.len() - 1 {
+            0 => String::new(),
+            1 => "; 1 more place in this schema goes past the limit".to_string(),
+            more => format!("; {more} more places in this schema go past the limit"),
+        };
+        ctx.report(
+            Field::InputSchema,
+            Target::Start(first),
+            format!(
+                "the schema nests objects and arrays {depth} deep here (at most {} is fine)",
+                self.max_depth
+            ),
+        )
+        .help(format!(
+            "flatten the input: lift nested fields to the top level, or take the inner \
+             structure as a string in a simple format the tool parses; models fill deep \
+             structures less reliably{others}"
+        ));
     }
 }
 
@@ -46,7 +70,13 @@ impl DeepSchemaNesting {
     /// `depth` is the number of objects and arrays around the value `schema` describes;
     /// `flagged` whether the innermost of them already has a finding (one per container: its
     /// fields or alternatives past the limit are one problem).
-    fn visit(&self, schema: &Node, depth: usize, flagged: &mut bool, ctx: &mut Ctx<'_>) {
+    fn visit<'a>(
+        &self,
+        schema: &'a Node,
+        depth: usize,
+        flagged: &mut bool,
+        found: &mut Vec<(usize, &'a Node)>,
+    ) {
         if schema.as_object().is_none() {
             return;
         }
@@ -58,22 +88,9 @@ impl DeepSchemaNesting {
         if depth > self.max_depth {
             // The first level past the limit stands for the whole branch below it, and for
             // its siblings.
-            if std::mem::replace(flagged, true) {
-                return;
+            if !std::mem::replace(flagged, true) {
+                found.push((depth, schema));
             }
-            ctx.report(
-                Field::InputSchema,
-                Target::Start(schema),
-                format!(
-                    "the schema nests objects and arrays {depth} deep here (at most {} is fine)",
-                    self.max_depth
-                ),
-            )
-            .help(
-                "flatten the input: lift nested fields to the top level, or take the inner \
-                 structure as a string in a simple format the tool parses; models fill deep \
-                 structures less reliably",
-            );
             return;
         }
         // The values inside this one share its flag; a schema that is no container passes
@@ -86,12 +103,12 @@ impl DeepSchemaNesting {
         };
         for key in CHILD_SINGLE {
             if let Some(child) = schema.get(key) {
-                self.visit(child, depth, inner, ctx);
+                self.visit(child, depth, inner, found);
             }
         }
         for key in CHILD_LISTS {
             for child in schema.get(key).and_then(Node::as_array).unwrap_or_default() {
-                self.visit(child, depth, inner, ctx);
+                self.visit(child, depth, inner, found);
             }
         }
         for key in CHILD_MAPS {
@@ -100,7 +117,7 @@ impl DeepSchemaNesting {
                 .and_then(Node::as_object)
                 .unwrap_or_default()
             {
-                self.visit(&entry.value, depth, inner, ctx);
+                self.visit(&entry.value, depth, inner, found);
             }
         }
         // A combinator branch describes this same value: the level is already counted.
@@ -111,12 +128,12 @@ impl DeepSchemaNesting {
         };
         for key in SAME_LISTS {
             for branch in schema.get(key).and_then(Node::as_array).unwrap_or_default() {
-                self.visit(branch, outer, flagged, ctx);
+                self.visit(branch, outer, flagged, found);
             }
         }
         for key in SAME_SINGLE {
             if let Some(branch) = schema.get(key) {
-                self.visit(branch, outer, flagged, ctx);
+                self.visit(branch, outer, flagged, found);
             }
         }
         for key in DEFINITIONS {
@@ -125,7 +142,7 @@ impl DeepSchemaNesting {
                 .and_then(Node::as_object)
                 .unwrap_or_default()
             {
-                self.visit(&entry.value, 0, &mut false, ctx);
+                self.visit(&entry.value, 0, &mut false, found);
             }
         }
     }
