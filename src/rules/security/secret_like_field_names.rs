@@ -112,7 +112,16 @@ fn credential(
     names: &HashSet<String>,
     when_described: &HashSet<String>,
 ) -> Option<&'static str> {
-    let segments = split_identifier(&entry.key);
+    let mut segments = split_identifier(&entry.key);
+    // `passwordValue`, `api_key_string`: a word that names the value itself leaves the
+    // credential's name in front of it.
+    while segments.len() > 1
+        && segments
+            .last()
+            .is_some_and(|word| VALUE_WORDS.contains(&word.as_str()))
+    {
+        segments.pop();
+    }
     let last = segments.last()?;
     let named = (0..segments.len()).any(|start| names.contains(&squash(&segments[start..])));
     if named {
@@ -124,6 +133,10 @@ fn credential(
     let description = entry.value.get("description").and_then(Node::as_str)?;
     described_as_credential(description).then_some("described as a credential")
 }
+
+/// Last words that name a value as such, not a property of it (`password_length`,
+/// `secret_name` and `token_expiry` are not the secret; `passwordValue` is).
+const VALUE_WORDS: &[&str] = &["value", "val", "string", "str", "text", "plaintext", "raw"];
 
 fn described_as_credential(description: &str) -> bool {
     if CREDENTIAL_PURPOSE.is_match(description) {
@@ -138,10 +151,15 @@ fn described_as_credential(description: &str) -> bool {
         .is_some_and(|noun| !PREPOSITION.is_match(&first_sentence[..noun.start()]))
 }
 
-/// A boolean, number or null cannot carry a secret (`byApiKey: true` groups usage by key).
+/// A boolean, number or null cannot carry a secret (`byApiKey: true` groups usage by key), nor
+/// can a value from a fixed list (`password: {enum: [on, off]}`, a feature toggle), nor a
+/// union of such (`anyOf: [{type: boolean}, {type: null}]`).
 fn can_hold_a_secret(schema: &Node) -> bool {
     const NOT_TEXT: &[&str] = &["boolean", "integer", "number", "null"];
-    match schema.get("type") {
+    if schema.get("enum").is_some() || schema.get("const").is_some() {
+        return false;
+    }
+    let typed = match schema.get("type") {
         Some(ty) => match (ty.as_str(), ty.as_array()) {
             (Some(name), _) => !NOT_TEXT.contains(&name),
             (None, Some(names)) => names
@@ -150,7 +168,22 @@ fn can_hold_a_secret(schema: &Node) -> bool {
             _ => true,
         },
         None => true,
-    }
+    };
+    let branches: Vec<&Node> = ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|key| schema.get(key).and_then(Node::as_array))
+        .flatten()
+        .collect();
+    // Branches only one level down: a generated nullable field is one union.
+    let branch_holds = |branch: &&Node| {
+        branch.get("enum").is_none()
+            && branch.get("const").is_none()
+            && branch
+                .get("type")
+                .and_then(Node::as_str)
+                .is_none_or(|name| !NOT_TEXT.contains(&name))
+    };
+    typed && (branches.is_empty() || branches.iter().any(branch_holds))
 }
 
 #[cfg(test)]
