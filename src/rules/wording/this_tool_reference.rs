@@ -41,6 +41,14 @@ impl Rule for ThisToolReference {
             .filter(|name| !name.is_empty())
             .collect();
         for hit in self.references(value) {
+            // In prose about a whole server, `the tool` is a tool in general (`when the tool
+            // fails, retry`), not a pointer to one: only `this tool` needs a referent.
+            if value[hit.clone()]
+                .get(..4)
+                .is_some_and(|first| first.eq_ignore_ascii_case("the "))
+            {
+                continue;
+            }
             // Instructions are prose under the server's heading: a tool named earlier in the
             // same paragraph or list item is what `this tool` points back to.
             let context = &value[paragraph_start(value, hit.start)..hit.start];
