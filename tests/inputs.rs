@@ -172,3 +172,59 @@ fn an_empty_yaml_file_fails_tokens_as_it_fails_lint() {
     let error = report["files"][0]["error"].as_str().unwrap_or_default();
     assert!(error.contains("no tool definition found"), "{report:#}");
 }
+
+/// Issue 28: a tool with `input_schema` is toolcheck's own manifest in a `.tool.yaml` or
+/// `.tools.yaml` file (native checks apply: pi lists no tool without a snippet), an Anthropic
+/// tool in any other YAML file, and a `.tools.json` listing keeps the dialect its keys give.
+#[test]
+fn a_native_file_name_makes_input_schema_native() {
+    let dir = common::scratch("inputs-native-name");
+    let tool = "name: ask_user\ndescription: Ask the user a question. Not for obvious defaults.\n\
+                input_schema: { type: object }\n";
+    std::fs::write(dir.join("ask.tool.yaml"), tool).unwrap();
+    std::fs::write(dir.join("ask.yaml"), tool).unwrap();
+    std::fs::write(
+        dir.join("more.tools.yml"),
+        format!("tools:\n  - {}", tool.replace('\n', "\n    ")),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("listing.tools.json"),
+        r#"{"tools": [{"name": "ask_user", "description": "Ask. Not for defaults.",
+            "inputSchema": {"type": "object"}, "annotations": {"title": "Ask"}}]}"#,
+    )
+    .unwrap();
+    let files_with_tc611 = |document: &Value| -> Vec<String> {
+        document["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "TC611")
+            .map(|d| d["file"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let document = lint_json(
+        &dir,
+        &[
+            "--target",
+            "pi",
+            "ask.tool.yaml",
+            "ask.yaml",
+            "more.tools.yml",
+        ],
+    );
+    assert_eq!(
+        files_with_tc611(&document),
+        ["ask.tool.yaml", "more.tools.yml"],
+        "{document:#}"
+    );
+    // An MCP key the native manifest does not know is no TC001 in a `.tools.json` listing.
+    let document = lint_json(&dir, &["listing.tools.json"]);
+    let codes: Vec<&str> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(!codes.contains(&"TC001"), "{document:#}");
+}

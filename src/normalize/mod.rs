@@ -326,7 +326,11 @@ fn read_set_fields<'a>(root: &'a Node, set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>)
     let native = root
         .get("tools")
         .and_then(Node::as_array)
-        .is_some_and(|tools| tools.iter().any(|tool| detect(tool) == Dialect::Native));
+        .is_some_and(|tools| {
+            tools
+                .iter()
+                .any(|tool| detect_in(tool, &ctx.file.name) == Dialect::Native)
+        });
     if native {
         unknown_keys(root, NATIVE_SET_KEYS, Field::File, ctx);
     }
@@ -362,7 +366,7 @@ fn read_tools<'a>(items: &'a [Node], set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
         let dialect = if kind == Some("function") {
             Dialect::OpenAiResponses
         } else {
-            detect(item)
+            detect_in(item, &ctx.file.name)
         };
         read_tool(item, dialect, set, ctx);
     }
@@ -379,6 +383,26 @@ const SCHEMA_KEYS: &[&str] = &[
     "parametersJsonSchema",
     "schema",
 ];
+
+/// The dialect of one tool object in the file `file`: a tool with `input_schema` in a
+/// `.tool.yaml` or `.tools.yaml` file is toolcheck's own manifest (the README's shape), not
+/// an Anthropic request; elsewhere the keys decide.
+fn detect_in(tool: &Node, file: &str) -> Dialect {
+    match detect(tool) {
+        Dialect::Anthropic if is_native_file_name(file) => Dialect::Native,
+        dialect => dialect,
+    }
+}
+
+/// `*.tool.yaml`, `*.tools.yml`, ...: the names toolcheck's own manifests take. A `.json`
+/// file so named is left to its keys: `toolcheck snapshot` writes MCP listings as
+/// `*.tools.json`.
+fn is_native_file_name(file: &str) -> bool {
+    let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    [".tool.yaml", ".tool.yml", ".tools.yaml", ".tools.yml"]
+        .iter()
+        .any(|suffix| name.len() > suffix.len() && name.ends_with(suffix))
+}
 
 /// The dialect of one tool object, from the keys it uses.
 fn detect(tool: &Node) -> Dialect {
