@@ -38,9 +38,17 @@ impl Rule for NameNotInDescription {
         {
             return;
         }
-        let stems: HashSet<String> = words(&value[sentence.clone()])
-            .iter()
-            .map(|word| stem(word))
+        let text = &value[sentence.clone()];
+        // Each word whole too, so that a name word matches a word that case splits cut apart
+        // (`latex` in `LaTeX`, `github` in `GitHub`).
+        let whole = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .map(str::to_lowercase);
+        let stems: HashSet<String> = words(text)
+            .into_iter()
+            .chain(whole)
+            .map(|word| stem(&word))
             .collect();
         if name_words.iter().any(|word| mentioned(word, &stems)) {
             return;
@@ -158,13 +166,66 @@ fn stem(word: &str) -> String {
     word
 }
 
-/// The byte range of the first sentence of `value`, without the white space around it. It
-/// ends at `.`, `!` or `?` followed by white space or the end (not after `e.g.`, `i.e.`,
-/// `etc.`, `vs.` or a single letter, and not inside `v1.2` or a URL, where no space follows),
-/// at a blank line, at a line that ends with `:`, or before a line that opens a list item or a
-/// heading. A Markdown heading that opens the text is skipped.
+/// The byte range of the first prose sentence of `value`, without the white space around
+/// it: label lines that open the text (`🎯 Purpose:`, `Key Features:`, `**Overview**`, a lone
+/// `Purpose` before a list) are skipped, and so is the list marker after them.
 fn first_sentence(value: &str) -> Range<usize> {
-    let mut start = value.len() - value.trim_start().len();
+    let mut range = sentence_from(value, 0);
+    // A few labels at most: a text of nothing but labels keeps its first.
+    for _ in 0..3 {
+        if !is_label(&value[range.clone()]) {
+            break;
+        }
+        let rest = &value[range.end..];
+        let rest = rest.trim_start();
+        let marker = rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim_start_matches(['.', ')', '-', '*', '•'])
+                .trim_start()
+                .len();
+        let next = value.len() - rest.len() + marker;
+        if next >= value.len() {
+            break;
+        }
+        range = sentence_from(value, next);
+    }
+    range
+}
+
+/// Whether a "sentence" is a label that names a section rather than saying anything: up to
+/// three capitalized words ending in `:` (`🎯 Purpose:`, `Key Features:`), or one word or a
+/// bold or bracketed phrase on its own (`Purpose` before a list, `**Overview**`).
+fn is_label(sentence: &str) -> bool {
+    let trimmed = sentence.trim().trim_end_matches('*').trim_end();
+    let (body, colon) = match trimmed.strip_suffix(':') {
+        Some(body) => (body, true),
+        None => (trimmed, false),
+    };
+    let wrapped = body.trim_start().starts_with(['*', '[', '_'])
+        && body.trim_end().ends_with(['*', ']', '_']);
+    let body = body.trim_matches(|c: char| !c.is_alphanumeric());
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let capitalized = words
+        .iter()
+        .all(|word| word.chars().next().is_some_and(char::is_uppercase));
+    if words.is_empty() || body.contains(['.', '!', '?']) || !capitalized {
+        return false;
+    }
+    if colon || wrapped {
+        words.len() <= 3
+    } else {
+        words.len() == 1 && !sentence.trim_end().ends_with(['.', '!', '?'])
+    }
+}
+
+/// The first sentence of `value` from `from` on. It ends at `.`, `!` or `?` followed by white
+/// space or the end (not after `e.g.`, `i.e.`, `etc.`, `vs.` or a single letter, and not
+/// inside `v1.2` or a URL, where no space follows), at a blank line, at a line that ends with
+/// `:`, or before a line that opens a list item or a heading. A Markdown heading that opens
+/// the text is skipped.
+fn sentence_from(value: &str, from: usize) -> Range<usize> {
+    let mut start = from + (value[from..].len() - value[from..].trim_start().len());
     // A heading line first (`# Search`): the sentence is what follows it.
     while value[start..].starts_with('#') {
         let Some(end) = value[start..].find('\n') else {
@@ -253,6 +314,64 @@ mod tests {
             sentence("Returns the U.S. president. More"),
             "Returns the U.S. president."
         );
+    }
+
+    #[test]
+    fn label_lines_are_not_the_first_sentence() {
+        for (value, first) in [
+            (
+                "🎯 Purpose:
+Create a dashboard. More",
+                "Create a dashboard.",
+            ),
+            (
+                "🛡️ Guardrails:
+
+- Never drop a table.",
+                "Never drop a table.",
+            ),
+            (
+                "Purpose
+1. Render a chart.
+2. Save it.",
+                "Render a chart.",
+            ),
+            (
+                "**Overview**
+
+Render a chart. More",
+                "Render a chart.",
+            ),
+            (
+                "[Summary] Render a chart. More",
+                "[Summary] Render a chart.",
+            ),
+            (
+                "Key Features:
+Fast. More",
+                "Fast.",
+            ),
+            // Prose, not labels: a lead-in, a sentence, a lowercase word.
+            (
+                "Search for:
+- a
+- b",
+                "Search for:",
+            ),
+            (
+                "Lists items
+- one",
+                "Lists items",
+            ),
+            (
+                "Render.
+More",
+                "Render.",
+            ),
+            ("Purpose:", "Purpose:"),
+        ] {
+            assert_eq!(sentence(value), first, "{value:?}");
+        }
     }
 
     #[test]
