@@ -145,10 +145,20 @@ static OTHER_WORDINGS: LazyLock<Regex> = LazyLock::new(|| {
         format!(r"\b{negation}\s+(?:be\s+)?{use_verb}\b(?P<other>\s+(?:any\s+)?(?:other|another)\b)?"),
         format!(r"\bonly\s+(?:be\s+)?{use_verb}\s+(?:{tool}|{case})\b"),
         format!(r"\b{use_verb}\s+(?:\S+\s+){{0,2}}?only\s+{case}\b"),
+        // `Only allowed when …`, `Only uncompleted tasks can be deleted` (before `only <verb>
+        // when`, which would take `allowed` for a verb and let the text go).
+        r"\bonly\s+(?:allowed|permitted|possible|supported|enabled)\b".to_string(),
+        r"\bonly\s+(?:[a-z-]+\s+){1,3}(?:can|may)\s+be\b".to_string(),
         r"\bonly\s+(?P<verb>[a-z]+)\s+(?:once|when|whenever|after|if|until)\b".to_string(),
         r"\bonly\s+(?:for|after|once|works|applies|supports|accepts|handles|available|valid|intended|meant|designed|suitable|useful)\b".to_string(),
         r"\bnot\s+(?:suitable|intended|designed|meant|recommended|appropriate|supported|available|built|made|allowed|applicable|ideal|optimi[sz]ed)\s+(?:for|to|when|if|with|on|in)\b".to_string(),
         r"\b(?:last\s+resort|sparingly)\b".to_string(),
+        // `only` after what it restricts, where that is the tool's scope: a one-word aside
+        // (`(Cloud only)`), or what it supports (`Supports HTTP/HTTPS only`, `is for surgical
+        // edits only`). Not an argument's value (`list files of one type only`, `main
+        // content only`), nor `read only`.
+        r"\(\s*(?P<restricted>[a-z][a-z-]*)\s+only\s*\)".to_string(),
+        r"\b(?:supports|accepts|handles|works\s+(?:with|on|for)|is\s+for|are\s+for)\s+(?:[\w/.-]+\s+){0,3}?[\w/.-]+\s+only\b".to_string(),
         r"(?:\A|[.;:(\n]\s*|\b(?:tool|function|endpoint|command|it|this)\s+(?:is|has\s+been)\s+(?:now\s+)?)deprecated\b".to_string(),
     ];
     Regex::new(&format!("(?i){}", patterns.join("|"))).expect("the built-in patterns compile")
@@ -181,13 +191,20 @@ fn has_other_wording(value: &str) -> bool {
             .any(|q| q.start <= whole.start() && whole.end() <= q.end);
         // `must not invoke any other tools until …` is about the other tools.
         let about_others = found.name("other").is_some();
+        // `read only`, `write only` say what the tool does, not where it stops.
+        let access = found.name("restricted").is_some_and(|word| {
+            matches!(
+                word.as_str().to_lowercase().as_str(),
+                "read" | "write" | "append"
+            )
+        });
         // `only <verb> once …` restricts an action; `only results when` is a plural noun and
         // `only needed when` is about something else than the tool as often as not.
         let not_a_verb = found.name("verb").is_some_and(|verb| {
             let verb = verb.as_str().to_lowercase();
             (verb.ends_with('s') && !verb.ends_with("ss")) || verb.ends_with("ed")
         });
-        !in_quotes && !about_others && !not_a_verb
+        !in_quotes && !about_others && !not_a_verb && !access
     })
 }
 
@@ -226,16 +243,28 @@ fn is_not_a_boundary(value: &str, hit: &Range<usize>, siblings: &Siblings<'_>) -
                 || (phrase != "unless"
                     && after.first().is_some_and(|w| w == "of")
                     && after.get(1).is_some_and(|w| OUTCOME.contains(&w.as_str())));
-            example_value || (behaviour && !about_a_tool)
+            // `Use this tool instead of kubectl get` pushes this tool: the opposite of a
+            // boundary.
+            let pushes_this = phrase == "instead"
+                && after.first().is_some_and(|w| w == "of")
+                && before.windows(2).any(|pair| {
+                    CHOICE.contains(&pair[0].as_str()) && matches!(pair[1].as_str(), "this" | "it")
+                });
+            example_value || pushes_this || (behaviour && !about_a_tool)
         }
         "does not" | "doesn't" => {
             // `If that doesn't work, use this` makes the tool a fallback: a boundary.
             let fallback = after
                 .first()
                 .is_some_and(|w| FALLBACK.contains(&w.as_str()));
+            // `does not modify data`, `does not require auth`: what the tool does, in passing.
+            let side_effect = after
+                .first()
+                .is_some_and(|w| SIDE_EFFECTS.iter().any(|verb| w.starts_with(verb)));
             !fallback
                 && (before.iter().any(|w| CONDITION.contains(&w.as_str()))
-                    || after.first().is_some_and(|w| w.starts_with("exist")))
+                    || after.first().is_some_and(|w| w.starts_with("exist"))
+                    || side_effect)
         }
         "skip" | "avoid" => {
             before.last().is_some_and(|w| w == "to")
@@ -295,6 +324,13 @@ const OUTCOME: &[&str] = &[
     "empty",
     "false",
     "true",
+];
+
+/// Verbs (as stems) of a statement about the tool's side effects or needs, after `does not`:
+/// `does not mutate data`, `doesn't require an API key`.
+const SIDE_EFFECTS: &[&str] = &[
+    "mutat", "modif", "chang", "alter", "writ", "delet", "persist", "stor", "sav", "affect",
+    "touch", "requir", "need",
 ];
 
 /// What a fallback condition says failed: `if that does not work`.
@@ -451,7 +487,7 @@ const OPENERS: &[&str] = &[
 
 /// Words after `use X` that state the case it is for.
 const MARKERS: &[&str] = &[
-    "for", "when", "whenever", "if", "instead", "rather", "unless", "whereas",
+    "for", "when", "whenever", "if", "instead", "rather", "unless", "whereas", "to",
 ];
 
 /// Words of a step before or after this tool.
@@ -470,17 +506,37 @@ const WORKFLOW: &[&str] = &[
 /// The clause around `at`: between the nearest sentence or clause marks (`.`, `;`, `:`, `!`,
 /// `?`, a line break, a dash) on either side.
 fn clause_around(value: &str, at: &Range<usize>) -> Range<usize> {
-    let is_mark = |c: char| ".;:!?\n—–".contains(c);
+    let is_mark = |i: usize, c: char| {
+        ".;:!?\n—–".contains(c) && !is_inner_dot(value, i, c) && !is_wrap(value, i, c)
+    };
     let start = value[..at.start]
         .char_indices()
         .rev()
-        .find(|&(i, c)| is_mark(c) && !is_inner_dot(value, i, c))
+        .find(|&(i, c)| is_mark(i, c))
         .map_or(0, |(i, c)| i + c.len_utf8());
     let end = value[at.end..]
         .char_indices()
-        .find(|&(i, c)| is_mark(c) && !is_inner_dot(value, at.end + i, c))
+        .find(|&(i, c)| is_mark(at.end + i, c))
         .map_or(value.len(), |(i, _)| at.end + i);
     start..end
+}
+
+/// A line break that wraps a sentence (`For large files, use\nread_chunk.`): a word or a comma
+/// before it and a lowercase word after it, so no new line, list item or heading starts there.
+fn is_wrap(value: &str, at: usize, c: char) -> bool {
+    if c != '\n' {
+        return false;
+    }
+    let before = value[..at]
+        .trim_end_matches([' ', '\t', '\r'])
+        .chars()
+        .next_back();
+    let after = value[at + 1..]
+        .trim_start_matches([' ', '\t'])
+        .chars()
+        .next();
+    before.is_some_and(|c| c.is_alphanumeric() || c == ',' || c == '`')
+        && after.is_some_and(|c| c.is_lowercase() || c == '`' || c == '_')
 }
 
 /// A `.` inside a word (`requests.get`, `e.g.`), which ends no clause.
@@ -771,6 +827,28 @@ mod tests {
     #[test]
     fn boundaries_in_other_words_count() {
         for (value, siblings) in [
+            // Issue 28: `X only` as the tool's scope, `only allowed`, `only … can be`,
+            // `use Y to …`, and a sibling named after a line break inside a sentence.
+            ("Lists the workspace's jobs (Cloud only).", &[][..]),
+            ("Fetch a page. Supports HTTP/HTTPS only.", &[]),
+            (
+                "Edit a file. This tool is for surgical edits only; read it first.",
+                &[],
+            ),
+            ("Delete a task. Only allowed when the task is closed.", &[]),
+            ("Delete a task. Only uncompleted tasks can be deleted.", &[]),
+            (
+                "List requests. Use get_request to see one in full.",
+                &["get_request"],
+            ),
+            (
+                "Use browser_network_request with the number to get details.",
+                &["browser_network_request"],
+            ),
+            (
+                "Read a file. For large files, use\nread_chunk.",
+                &["read_chunk"],
+            ),
             ("Only use when the user asks for a plan.", &[][..]),
             ("Use this tool only for small files.", &[]),
             (
@@ -835,6 +913,17 @@ mod tests {
     #[test]
     fn phrases_about_results_and_parameters_do_not() {
         for (value, siblings) in [
+            // Issue 28: a value restricted with `only`, `read only`, this tool pushed over
+            // another, and `does not` about side effects.
+            ("List files, optionally of one type only.", &[][..]),
+            (
+                "Fetch a page; mode 'main' (main content only) or 'text'.",
+                &[],
+            ),
+            ("Query the cluster. This tool is read only.", &[]),
+            ("Use this tool instead of kubectl get.", &[]),
+            ("List pods. It does not mutate data.", &[]),
+            ("Sort an array. It does not require any options.", &[]),
             ("Check a path; returns false rather than an error.", &[][..]),
             (
                 "If it already exists, it is returned unchanged instead of erroring.",
@@ -868,10 +957,6 @@ mod tests {
             (
                 "Call list_projects first to get the project id.",
                 &["list_projects"],
-            ),
-            (
-                "Use browser_network_request with the number to get details.",
-                &["browser_network_request"],
             ),
             ("Use this to find a connectionId.", &["find"]),
             ("Returns only the first page.", &[]),
