@@ -251,11 +251,11 @@ fn in_inline_heading(value: &str, hit: &Range<usize>, words: &Regex) -> bool {
     // The label opens at the line's start or after a sentence's end, within reach.
     let opening = head
         .char_indices()
-        .filter(|&(at, c)| {
+        .rev()
+        .find(|&(at, c)| {
             c == '\n'
                 || (matches!(c, '.' | '!' | '?') && head[at + 1..].starts_with(char::is_whitespace))
         })
-        .last()
         .map(|(at, _)| from + at + 1);
     let sentence_start = match opening {
         Some(at) => at,
@@ -283,9 +283,9 @@ fn in_inline_heading(value: &str, hit: &Range<usize>, words: &Regex) -> bool {
     !words_after.is_empty()
         && label.chars().next().is_some_and(char::is_uppercase)
         && label.split_whitespace().count() <= MAX_WORDS
-        && !words
+        && words
             .find_at(value, label_start)
-            .is_some_and(|first| first.start() == label_start)
+            .is_none_or(|first| first.start() != label_start)
 }
 
 /// Words that name a kind of value, so that a word in capitals right after them is a value:
