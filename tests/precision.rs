@@ -77,6 +77,8 @@ struct Finding {
     field: &'static str,
     /// A few characters of the source after the span.
     after: String,
+    /// An error of the run at the default settings: it fails `toolcheck lint` on the file.
+    fails: bool,
 }
 
 fn corpora() -> Option<PathBuf> {
@@ -106,7 +108,14 @@ fn lint(corpora: &Path, registry: &Registry) -> Vec<Finding> {
         targets: Some(toolcheck::targets::known()),
         ..Overrides::default()
     };
-    findings.extend(lint_with(corpora, registry, &targets));
+    findings.extend(
+        lint_with(corpora, registry, &targets)
+            .into_iter()
+            .map(|finding| Finding {
+                fails: false,
+                ..finding
+            }),
+    );
     findings
 }
 
@@ -147,6 +156,7 @@ fn lint_with(corpora: &Path, registry: &Registry, overrides: &Overrides) -> Vec<
                 corpus: corpus.clone(),
                 field: d.field.as_str(),
                 after: d.file.text[d.span.end..].chars().take(20).collect(),
+                fails: d.severity == toolcheck::diagnostic::Severity::Error,
             });
         }
     }
@@ -254,6 +264,60 @@ fn percent(precision: Option<f64>) -> String {
 }
 
 /// `docs/precision.md` for these labels and findings.
+/// How many files (servers, harnesses, tool sets) of each corpus `toolcheck lint` fails at
+/// the default settings, and the rules whose errors fail them.
+fn write_failing_files(out: &mut String, findings: &[Finding], corpus_names: &[&str]) {
+    let corpora = corpora().unwrap();
+    let files = corpus_files(&corpora);
+    writeln!(
+        out,
+        "## Files that fail by default\n\nA file fails `toolcheck lint` when it has an error at \
+         the default settings (no target). Per corpus: the files that fail, of all, and the \
+         rules behind them (a rule counts each file once).\n"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "| corpus | files | fail | by rule |\n|---|---|---|---|"
+    )
+    .unwrap();
+    for corpus in corpus_names {
+        let total = files
+            .iter()
+            .filter(|path| path.strip_prefix(&corpora).unwrap().starts_with(corpus))
+            .count();
+        let mut failing: BTreeMap<&str, HashSet<&str>> = BTreeMap::new();
+        for finding in findings.iter().filter(|f| f.fails && f.corpus == *corpus) {
+            failing
+                .entry(&finding.key.0)
+                .or_default()
+                .insert(&finding.key.1);
+        }
+        let failed: HashSet<&str> = failing.values().flatten().copied().collect();
+        let mut rules: Vec<(&str, usize)> = failing
+            .iter()
+            .map(|(code, files)| (*code, files.len()))
+            .collect();
+        rules.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let rules: Vec<String> = rules
+            .iter()
+            .map(|(code, count)| format!("{code} {count}"))
+            .collect();
+        writeln!(
+            out,
+            "| {corpus} | {total} | {} | {} |",
+            failed.len(),
+            if rules.is_empty() {
+                "—".to_string()
+            } else {
+                rules.join(", ")
+            }
+        )
+        .unwrap();
+    }
+    writeln!(out).unwrap();
+}
+
 fn report(registry: &Registry, labels: &[Label], findings: &[Finding]) -> String {
     let present: HashSet<&Key> = findings.iter().map(|f| &f.key).collect();
     let mut counts: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
@@ -346,6 +410,7 @@ fn report(registry: &Registry, labels: &[Label], findings: &[Finding]) -> String
         silent.join(", ")
     )
     .unwrap();
+    write_failing_files(&mut out, findings, &corpus_names);
     if !before.is_empty() {
         writeln!(
             out,
