@@ -8,6 +8,7 @@ use serde::Deserialize;
 use super::helpers::{self, Words, word_after};
 use crate::normalize::{Text, Tool, ToolSet};
 use crate::rule::{Ctx, Rule, Target};
+use crate::rules::security::hidden_instructions;
 use crate::text;
 
 #[derive(Debug, Deserialize)]
@@ -40,8 +41,23 @@ impl AbsoluteWords {
     fn check_text(&self, text: &Text<'_>, ctx: &mut Ctx<'_>) {
         let value = text.value();
         let mut covered = 0;
+        // Words inside a poisoning pattern (`Never tell the user …`) are `hidden-instructions`'
+        // (TC303) finding: one cause, one finding. Looked for only once a word is found.
+        let mut poisoning: Option<Vec<Range<usize>>> = None;
         for hit in text::find_all(&self.words.0, value, true) {
             if hit.start < covered {
+                continue;
+            }
+            let poisoned = poisoning.get_or_insert_with(|| {
+                hidden_instructions::find(value)
+                    .into_iter()
+                    .map(|hit| hit.range)
+                    .collect()
+            });
+            if poisoned
+                .iter()
+                .any(|range| range.start < hit.end && hit.start < range.end)
+            {
                 continue;
             }
             let found = match self.mode {
