@@ -24,6 +24,19 @@ fn lint(dir: &std::path::Path, args: &[&str]) -> (i32, Value, String) {
     (code, document, stderr)
 }
 
+/// `lint --write-baseline base.json .` in `dir`: the baseline written, and what it said.
+fn write_baseline(dir: &std::path::Path) -> (Value, String) {
+    let (code, _, stderr) = common::run(
+        dir,
+        &["lint", "--no-config", "--write-baseline", "base.json", "."],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let written =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("base.json")).unwrap()).unwrap();
+    (written, stderr)
+}
+
 fn findings(document: &Value) -> Vec<(String, String)> {
     document["diagnostics"]
         .as_array()
@@ -53,14 +66,7 @@ fn only_new_findings_are_reported_and_fixed_entries_are_stale() {
         |tools: &[&Value]| serde_json::to_string_pretty(&json!({ "tools": tools })).unwrap();
     std::fs::write(&manifest, pretty(&[&run_tests, &search])).unwrap();
 
-    let (code, _, stderr) = common::run(
-        &dir,
-        &["lint", "--no-config", "--write-baseline", "base.json", "."],
-        None,
-    );
-    assert_eq!(code, 0, "{stderr}");
-    let written: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("base.json")).unwrap()).unwrap();
+    let (written, stderr) = write_baseline(&dir);
     let recorded = written["findings"].as_array().unwrap().len();
     // Two `Always`, two credentials, two descriptions without a boundary.
     assert_eq!(recorded, 6, "{written:#}");
@@ -164,14 +170,7 @@ fn a_yaml_set_keeps_its_baseline_through_an_added_tool_reorder_and_reindent() {
     };
     let manifest = dir.join("acme.tools.yaml");
     std::fs::write(&manifest, indented(&tools.concat(), "  ")).unwrap();
-    let (code, _, stderr) = common::run(
-        &dir,
-        &["lint", "--no-config", "--write-baseline", "base.json", "."],
-        None,
-    );
-    assert_eq!(code, 0, "{stderr}");
-    let written: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("base.json")).unwrap()).unwrap();
+    let (written, _) = write_baseline(&dir);
     let recorded = written["findings"].as_array().unwrap().len();
     assert!(recorded >= 8, "{written:#}");
 

@@ -569,38 +569,33 @@ pub(crate) fn find(text: &str) -> Vec<Hit> {
             }
         }
     }
-    // Every branch moves a named secret to a destination, or the user's secret into a field.
-    let exfiltration = holds_any(norm, EXFIL_VERBS)
+    // Exfiltration and redirects count unless negated (`never send credentials to …`). Each
+    // pattern is built and run only on a text that holds what every branch of it needs:
+    // exfiltration, a named secret moved to a destination or the user's secret put in a
+    // field; a redirect, an address (an e-mail, a phone number or a URL).
+    let mut unless_negated = |regex: &Regex, kind: Kind| {
+        for found in regex.find_iter(norm) {
+            if !negated(norm, found.start()) {
+                hits.push((kind, found.range()));
+            }
+        }
+    };
+    if holds_any(norm, EXFIL_VERBS)
         && holds_any(norm, SECRET_WORDS)
-        && (holds_any(norm, &["user's", "their ", "your "]) || DESTINATION_HINT.is_match(norm));
-    for found in exfiltration
-        .then(|| EXFILTRATION.find_iter(norm))
-        .into_iter()
-        .flatten()
+        && (holds_any(norm, &["user's", "their ", "your "]) || DESTINATION_HINT.is_match(norm))
     {
-        if !negated(norm, found.start()) {
-            hits.push((Kind::PrivateFile, found.range()));
-        }
+        unless_negated(&EXFILTRATION, Kind::PrivateFile);
     }
-    // Every branch ends at an address: an e-mail, a phone number or a URL.
-    let redirect = holds_any(norm, &["@", "+", "http"]);
-    for found in redirect
-        .then(|| REDIRECT.find_iter(norm))
-        .into_iter()
-        .flatten()
-    {
-        if !negated(norm, found.start()) {
-            hits.push((Kind::Redirect, found.range()));
-        }
+    if holds_any(norm, &["@", "+", "http"]) {
+        unless_negated(&REDIRECT, Kind::Redirect);
     }
-    hits.sort_by_key(|(kind, range)| (range.start, *kind as u8));
     let mut out: Vec<Hit> = Vec::new();
     let mut hits: Vec<(Kind, Range<usize>)> = hits
         .into_iter()
         .map(|(kind, range)| (kind, folded.original(text, &range)))
         .collect();
-    // Literals are matched on the original text: keys are case-sensitive.
-    // Every branch needs a key's prefix or the name of what it assigns.
+    // Literals are matched on the original text (keys are case-sensitive); every branch needs
+    // a key's prefix or the name of what it assigns.
     let literal = holds_any(
         norm,
         &[
