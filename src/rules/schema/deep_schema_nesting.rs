@@ -42,7 +42,7 @@ impl Rule for DeepSchemaNesting {
         self.visit(schema, 0, &mut false, &mut found);
         // One finding per tool: every place past the limit has the one cause, a schema
         // that nests too deep; the first stands for them all.
-        let Some((depth, first)) = found.first().copied() else {
+        let Some(&first) = found.first() else {
             return;
         };
         let others = match found.len() - 1 {
@@ -54,7 +54,8 @@ impl Rule for DeepSchemaNesting {
             Field::InputSchema,
             Target::Start(first),
             format!(
-                "the schema nests objects and arrays {depth} deep here (at most {} is fine)",
+                "the schema nests objects and arrays {} deep here (at most {} is fine)",
+                self.max_depth + 1,
                 self.max_depth
             ),
         )
@@ -75,7 +76,7 @@ impl DeepSchemaNesting {
         schema: &'a Node,
         depth: usize,
         flagged: &mut bool,
-        found: &mut Vec<(usize, &'a Node)>,
+        found: &mut Vec<&'a Node>,
     ) {
         if schema.as_object().is_none() {
             return;
@@ -86,10 +87,10 @@ impl DeepSchemaNesting {
             depth
         };
         if depth > self.max_depth {
-            // The first level past the limit stands for the whole branch below it, and for
-            // its siblings.
+            // The first level past the limit (always `max_depth + 1`: each container adds
+            // one) stands for the whole branch below it, and for its siblings.
             if !std::mem::replace(flagged, true) {
-                found.push((depth, schema));
+                found.push(schema);
             }
             return;
         }
