@@ -15,7 +15,7 @@ use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
 use crate::parse::Node;
 use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
-use crate::search::derive::{content_words, derive, first_sentence};
+use crate::search::derive::{base_form, content_words, derive, first_sentence};
 use crate::search::{Doc, Engine};
 
 #[derive(Debug, Deserialize)]
@@ -70,9 +70,9 @@ const NAME_FILLER: &[&str] = &[
     "a", "an", "and", "by", "for", "from", "in", "of", "on", "the", "to", "with",
 ];
 
-/// The words of a tool's own name, each once, in order: no filler, none of its server's name
-/// (`playwright_navigate` of the server `playwright` is `navigate`).
-fn name_words(doc: &Doc) -> Vec<String> {
+/// The words of a tool's own name, in order, repeats kept: no filler, none of its server's
+/// name (`playwright_navigate` of the server `playwright` is `navigate`).
+fn name_sequence(doc: &Doc) -> Vec<String> {
     let server: HashSet<String> = doc
         .name
         .strip_suffix(doc.tool.as_str())
@@ -80,16 +80,155 @@ fn name_words(doc: &Doc) -> Vec<String> {
         .unwrap_or_default()
         .into_iter()
         .collect();
+    crate::search::tokens(&doc.tool)
+        .into_iter()
+        .filter(|word| !NAME_FILLER.contains(&word.as_str()) && !server.contains(word))
+        .collect()
+}
+
+/// [`name_sequence`] with each word once.
+fn name_words(doc: &Doc) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
-    for word in crate::search::tokens(&doc.tool) {
-        if !NAME_FILLER.contains(&word.as_str())
-            && !server.contains(&word)
-            && !words.contains(&word)
-        {
+    for word in name_sequence(doc) {
+        if !words.contains(&word) {
             words.push(word);
         }
     }
     words
+}
+
+/// Whether the longer of two nesting names ends in words that name something the shorter
+/// tool does not claim: a child of the other (`get_task` / `get_task_list`, `reply` /
+/// `reply_all`). The name tells the two apart when every word it adds comes after the
+/// shorter name's words and is absent from the shorter tool's description and argument
+/// names. Words added before or between (`calculate_velocity` / `calculate_final_velocity`),
+/// or that the shorter tool's text already has (`hotel_booking` "Book a hotel room" /
+/// `hotel_booking_book`, `update_pull_request` with a `state` argument /
+/// `update_pull_request_state`), do not.
+fn child_names_its_part(short: (&Doc, &[String]), long: &[String]) -> bool {
+    let (doc, short) = short;
+    let mut matched = 0;
+    let mut last = None;
+    for (at, word) in long.iter().enumerate() {
+        if matched < short.len() && *word == short[matched] {
+            matched += 1;
+            last = Some(at);
+        }
+    }
+    let (true, Some(last)) = (matched == short.len(), last) else {
+        return false;
+    };
+    let added = &long[last + 1..];
+    if added.is_empty() || long.len() - added.len() != short.len() {
+        return false;
+    }
+    let claimed: HashSet<String> = crate::search::tokens(&doc.description)
+        .into_iter()
+        .chain(
+            doc.args
+                .iter()
+                .flat_map(|(name, _)| crate::search::tokens(name)),
+        )
+        .map(|word| base_form(&word))
+        .collect();
+    added.iter().all(|word| !claimed.contains(&base_form(word)))
+}
+
+/// Whether `doc`'s description names `other` as a tool: its name written whole, quoted when
+/// it is a plain word (`edit`), which tells the model which of the two to call.
+fn names_tool(doc: &Doc, other: &Doc) -> bool {
+    let name = other.tool.as_str();
+    if name.is_empty() {
+        return false;
+    }
+    // One word (`edit`, `Search`), as against `edit_file` or `readFile`.
+    let plain = crate::search::tokens(name).len() == 1 && name.chars().all(char::is_alphanumeric);
+    let is_name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    let text = doc.description.as_str();
+    text.match_indices(name).any(|(start, _)| {
+        let before = text[..start].chars().next_back();
+        let after = text[start + name.len()..].chars().next();
+        if plain {
+            matches!(
+                (before, after),
+                (Some('`'), Some('`')) | (Some('\''), Some('\'')) | (Some('"'), Some('"'))
+            )
+        } else {
+            // `.` ends a sentence after a name.
+            !before.is_some_and(is_name_char) && !after.is_some_and(|c| c != '.' && is_name_char(c))
+        }
+    })
+}
+
+/// Whether the tool's first sentence says it is deprecated: it points the model elsewhere,
+/// and what it is confused with is that pointer's to settle.
+fn is_deprecated(doc: &Doc) -> bool {
+    crate::search::tokens(first_sentence(&doc.description))
+        .iter()
+        .any(|word| word == "deprecated")
+}
+
+/// A first sentence as the model compares two: its words, lower case, without articles,
+/// nouns and verbs in their base form (`Lists the issues.` and `List issues` are one).
+fn summary_key(doc: &Doc) -> Vec<String> {
+    crate::search::tokens(first_sentence(&doc.description))
+        .into_iter()
+        .filter(|word| !matches!(word.as_str(), "a" | "an" | "the"))
+        .map(|word| base_form(&word))
+        .collect()
+}
+
+/// The fewest words a first sentence two tools share must have to be reported as the same.
+const MIN_SUMMARY_WORDS: usize = 2;
+
+/// A sentence more tools than this open with is their family's preamble (`This tool belongs
+/// to the Math API.`), and the model reads on for what each one does.
+const MAX_SAME_SUMMARY: usize = 3;
+
+/// Tools that open with the same sentence ([`summary_key`]), as reported: pairs `(first,
+/// later)`, each later tool once, with the first of its group that has another name; and
+/// each tool's group, when it has one.
+struct SameSummary {
+    pairs: Vec<(usize, usize)>,
+    group: Vec<Option<usize>>,
+}
+
+fn same_summary(docs: &[Doc]) -> SameSummary {
+    let mut groups: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+    for (index, doc) in docs.iter().enumerate() {
+        let key = summary_key(doc);
+        if key.len() >= MIN_SUMMARY_WORDS && !is_deprecated(doc) {
+            groups.entry(key).or_default().push(index);
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut group_of = vec![None; docs.len()];
+    for group in groups.values() {
+        let names: HashSet<&str> = group.iter().map(|&doc| docs[doc].name.as_str()).collect();
+        if names.len() < 2 || names.len() > MAX_SAME_SUMMARY {
+            continue;
+        }
+        // Each tool with the first before it of another name (one name twice is
+        // duplicate-tool-name's).
+        for (at, &later) in group.iter().enumerate() {
+            let b = &docs[later];
+            let first = group[..at]
+                .iter()
+                .find(|&&first| docs[first].name != b.name);
+            if let Some(&first) = first {
+                let a = &docs[first];
+                if !names_tool(a, b) && !names_tool(b, a) {
+                    pairs.push((first, later));
+                }
+            }
+            group_of[later] = Some(group[0]);
+        }
+    }
+    pairs.sort_unstable();
+    SameSummary {
+        pairs,
+        group: group_of,
+    }
 }
 
 /// Whether the words of one name are the other's, or some of them in the same order, the
@@ -168,12 +307,85 @@ fn nesting_pairs(docs: &[Doc]) -> Vec<(usize, usize)> {
     pairs
 }
 
+/// `words` as a help lists them: each in backticks, or `none`.
+fn listed(words: &[String]) -> String {
+    if words.is_empty() {
+        return "none".to_string();
+    }
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The finding on `later`, with `first` as the other tool; `None` when either has no name
+/// node to point at.
+fn finding<'a>(
+    owners: &[(usize, &crate::normalize::Tool<'a>)],
+    (first, later): (usize, usize),
+    message: String,
+    help: String,
+) -> Option<Finding<'a>> {
+    let (set_a, tool_a) = owners[first];
+    let (set_b, tool_b) = owners[later];
+    let (at_a, at_b) = (tool_a.name?, tool_b.name?);
+    Some(Finding {
+        set: set_b,
+        tool: tool_b.name(),
+        at: &at_b.value,
+        other_set: set_a,
+        other_at: &at_a.value,
+        message,
+        help,
+    })
+}
+
 impl ConfusableTools {
     fn check<'a>(&self, tools: Unindexed<'_, 'a>) -> Vec<Finding<'a>> {
         let mut findings = Vec::new();
-        // Only tools whose names nest can be confusable: most sets have no such pair, and
-        // need no index.
-        let pairs = nesting_pairs(&tools.docs);
+        // Two tools that open with the same sentence are told apart by their names alone.
+        let same = same_summary(&tools.docs);
+        for &(a, b) in &same.pairs {
+            let (doc_a, doc_b) = (&tools.docs[a], &tools.docs[b]);
+            let message = format!(
+                "`{}` and `{}` open with the same sentence: tool search and the model tell \
+                 them apart by their names alone",
+                doc_b.name, doc_a.name
+            );
+            let help = format!(
+                "say in each first sentence what it does that the other does not (and when \
+                 to use the other); words only `{}` has: {}; only `{}`: {}",
+                doc_b.name,
+                listed(&distinguishing(doc_b, doc_a)),
+                doc_a.name,
+                listed(&distinguishing(doc_a, doc_b))
+            );
+            findings.extend(finding(&tools.owners, (a, b), message, help));
+        }
+        // Otherwise only tools whose names nest can be confusable (most sets have no such
+        // pair, and need no index), and not a child whose name says what it adds.
+        let sequences: Vec<Vec<String>> = tools.docs.iter().map(name_sequence).collect();
+        let pairs: Vec<(usize, usize)> = nesting_pairs(&tools.docs)
+            .into_iter()
+            .filter(|&(a, b)| {
+                let (short, long) = if sequences[a].len() <= sequences[b].len() {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let (doc_a, doc_b) = (&tools.docs[a], &tools.docs[b]);
+                (same.group[a].is_none() || same.group[a] != same.group[b])
+                    && !is_deprecated(doc_a)
+                    && !is_deprecated(doc_b)
+                    && !names_tool(doc_a, doc_b)
+                    && !names_tool(doc_b, doc_a)
+                    && !child_names_its_part(
+                        (&tools.docs[short], &sequences[short]),
+                        &sequences[long],
+                    )
+            })
+            .collect();
         if pairs.is_empty() {
             return findings;
         }
@@ -193,60 +405,38 @@ impl ConfusableTools {
             let score = searched.index.bm25_score(query, b);
             (*own > 0.0 && score > 0.0 && score >= self.similarity * own).then(|| score / own)
         };
+        let docs = &searched.index.docs;
         for (a, b) in pairs {
             let (Some(share_ab), Some(share_ba)) = (share(a, b), share(b, a)) else {
                 continue;
             };
-            let (set_a, tool_a) = searched.owners[a];
-            let (set_b, tool_b) = searched.owners[b];
-            let (Some(at_a), Some(at_b)) = (tool_a.name, tool_b.name) else {
-                continue;
-            };
-            let doc_a = &searched.index.docs[a];
-            let doc_b = &searched.index.docs[b];
+            let (doc_a, doc_b) = (&docs[a], &docs[b]);
             let percent = |share: f64| format!("{}%", number((share * 100.0).round()));
             let only_b = distinguishing(doc_b, doc_a);
             let only_a = distinguishing(doc_a, doc_b);
-            let list = |words: &[String]| {
-                if words.is_empty() {
-                    "none".to_string()
-                } else {
-                    words
-                        .iter()
-                        .map(|w| format!("`{w}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            };
-            findings.push(Finding {
-                set: set_b,
-                tool: tool_b.name(),
-                at: &at_b.value,
-                other_set: set_a,
-                other_at: &at_a.value,
-                message: format!(
-                    "`{}` and `{}` read alike to tool search: the words of each find the \
-                     other ({} and {} of their own score)",
+            let message = format!(
+                "`{}` and `{}` read alike to tool search: the words of each find the other \
+                 ({} and {} of their own score)",
+                doc_b.name,
+                doc_a.name,
+                percent(share_ba),
+                percent(share_ab)
+            );
+            let help = if only_a.is_empty() && only_b.is_empty() {
+                "their names and first sentences have no word the other lacks: say in each \
+                 what it is for, and when to use the other instead"
+                    .to_string()
+            } else {
+                format!(
+                    "say in each name and first sentence what sets it apart (and when to use \
+                     the other); words only `{}` has: {}; only `{}`: {}",
                     doc_b.name,
+                    listed(&only_b),
                     doc_a.name,
-                    percent(share_ba),
-                    percent(share_ab)
-                ),
-                help: if only_a.is_empty() && only_b.is_empty() {
-                    "their names and first sentences have no word the other lacks: say in \
-                     each what it is for, and when to use the other instead"
-                        .to_string()
-                } else {
-                    format!(
-                        "say in each name and first sentence what sets it apart (and when \
-                         to use the other); words only `{}` has: {}; only `{}`: {}",
-                        doc_b.name,
-                        list(&only_b),
-                        doc_a.name,
-                        list(&only_a)
-                    )
-                },
-            });
+                    listed(&only_a)
+                )
+            };
+            findings.extend(finding(&searched.owners, (a, b), message, help));
         }
         findings
     }
@@ -298,6 +488,82 @@ mod tests {
             tool: name.into(),
             ..Doc::default()
         }
+    }
+
+    /// Whether `long` is a child of `short` (described by `description`, with `args`) that
+    /// its name tells apart.
+    fn child(short: &str, description: &str, args: &[&str], long: &str) -> bool {
+        let parent = Doc {
+            description: description.into(),
+            args: args
+                .iter()
+                .map(|arg| (arg.to_string(), String::new()))
+                .collect(),
+            ..doc(short)
+        };
+        let child = doc(long);
+        child_names_its_part((&parent, &name_sequence(&parent)), &name_sequence(&child))
+    }
+
+    #[test]
+    fn a_child_is_told_apart_by_words_its_parent_does_not_claim() {
+        assert!(child(
+            "get_task",
+            "Get one task by its id.",
+            &["id"],
+            "get_task_list"
+        ));
+        assert!(child("reply", "Reply to the sender.", &[], "reply-all"));
+        // The parent's text already has the child's word.
+        assert!(!child(
+            "hotel_booking",
+            "Book a hotel room.",
+            &[],
+            "hotel_booking_book"
+        ));
+        assert!(!child(
+            "update_pr",
+            "Update a pull request.",
+            &["state"],
+            "update_pr_state"
+        ));
+        assert!(!child(
+            "get_task",
+            "Get the tasks of a list.",
+            &[],
+            "get_task_lists"
+        ));
+        // Words before or between the parent's are not a child's part.
+        assert!(!child(
+            "calculate_velocity",
+            "Velocity.",
+            &[],
+            "calculate_final_velocity"
+        ));
+        assert!(!child("task", "A task.", &[], "get_task"));
+        // Reordered words, or the same words, add nothing.
+        assert!(!child("weather_get", "Weather.", &[], "get_weather"));
+    }
+
+    #[test]
+    fn a_tool_is_named_whole_and_a_plain_word_only_in_quotes() {
+        let with = |description: &str| Doc {
+            description: description.into(),
+            ..doc("a")
+        };
+        assert!(names_tool(
+            &with("For rows use export_rows."),
+            &doc("export_rows")
+        ));
+        assert!(!names_tool(
+            &with("See export_rows_v2."),
+            &doc("export_rows")
+        ));
+        assert!(names_tool(&with("Prefer `edit` here."), &doc("edit")));
+        assert!(!names_tool(
+            &with("Edit a file; edit is fast."),
+            &doc("edit")
+        ));
     }
 
     /// The pairs looked up by word subsets are exactly the nesting pairs a comparison of every
