@@ -133,7 +133,8 @@ impl MissingAntiTrigger {
 /// Boundaries in other words than the phrase list: a negated or restricted use (`should not
 /// be used`, `never call`, `only use when`, `use it only for`, `only submit once …`, `only
 /// works with`), a purpose the tool is not made for (`not suitable for`, `not designed to`), a
-/// last resort, a deprecation of the tool (`Deprecated: use …`, `this tool is deprecated`).
+/// last resort, a deprecation of the tool (`Deprecated: use …`, `this tool is deprecated`),
+/// the model acting without it (`decide it yourself`, `… and keep going`).
 /// An `only` that restricts an argument (`only use absolute paths`, `only use a filter if`)
 /// is none: the restricted use must have the tool as its object, or a case after it.
 static OTHER_WORDINGS: LazyLock<Regex> = LazyLock::new(|| {
@@ -160,6 +161,13 @@ static OTHER_WORDINGS: LazyLock<Regex> = LazyLock::new(|| {
         r"\(\s*(?P<restricted>[a-z][a-z-]*)\s+only\s*\)".to_string(),
         r"\b(?:supports|accepts|handles|works\s+(?:with|on|for)|is\s+for|are\s+for)\s+(?:[\w/.-]+\s+){0,3}?[\w/.-]+\s+only\b".to_string(),
         r"(?:\A|[.;:(\n]\s*|\b(?:tool|function|endpoint|command|it|this)\s+(?:is|has\s+been)\s+(?:now\s+)?)deprecated\b".to_string(),
+        // The case where the model acts without the tool (`decide it yourself`, `answer
+        // directly`, `decide it, say so in one line, and keep going`, `proceed without
+        // asking`).
+        // An order, at the start of a clause: `returns the answer directly` is none.
+        r"(?:\A|[.;:,(\n\u{2014}\u{2013}]\s*|\b(?:and|then|just|instead)\s+)(?:decide|answer|choose|pick|resolve|handle)\s+(?:it\s+|this\s+|that\s+|them\s+)?(?:yourself|directly|on\s+your\s+own)\b".to_string(),
+        r"(?:\A|[.;:,(\n\u{2014}\u{2013}]\s*|\b(?:and|then|just|instead)\s+)(?:decide|answer|choose|pick)\s+(?:it|this|that|them)\b[^.;]{0,60}?\b(?:keep\s+going|carry\s+on|continue|proceed)\b".to_string(),
+        r"\b(?:proceed|continue|go\s+ahead|keep\s+going)\s+without\s+(?:asking|calling|using|invoking)\b".to_string(),
     ];
     Regex::new(&format!("(?i){}", patterns.join("|"))).expect("the built-in patterns compile")
 });
@@ -174,6 +182,13 @@ const OTHER_WORDINGS_NEED: &[&str] = &[
     "resort",
     "sparingly",
     "deprecated",
+    "decide",
+    "answer",
+    "choose",
+    "pick",
+    "resolve",
+    "handle",
+    "without",
 ];
 
 /// Whether `value` says where the tool stops in other words than the phrase list.
