@@ -2,7 +2,8 @@
 //! sample (up to 30) of its findings on `../shared/corpora`, each read by hand and labelled
 //! `true` (the tool's author should change this), `false` or `debatable`, with a one-line
 //! reason. Entries with `"sample": "before"` are a sample of the findings before a precision
-//! fix (the false-positive classes of issue 11); the others are the current findings.
+//! fix (the false-positive classes of issues 11 and 28); `"fresh"` ones a second sample of the
+//! current findings, none labelled before (issue 28); the others are the current findings.
 //!
 //! The test re-lints the corpora with the default settings, and once more with every target
 //! selected for the `targets` rules (which find nothing without one), and fails when a finding labelled
@@ -11,7 +12,7 @@
 //! the table and checks that `docs/precision.md` is that table.
 //!
 //! `UPDATE_PRECISION=1 cargo test --test precision` adds `unlabelled` entries until each rule
-//! has 30 current findings in its sample and rewrites `docs/precision.md`. A finding's place in
+//! has 30 current findings in each sample and rewrites `docs/precision.md`. A finding's place in
 //! the sample is a hash of its identity (rule, file, pointer, flagged text), so the sample is
 //! random but stable: new findings elsewhere do not reshuffle it.
 //!
@@ -44,7 +45,8 @@ struct Label {
     /// `true`, `false`, `debatable`, or `unlabelled` (added by `UPDATE_PRECISION=1`).
     label: String,
     reason: String,
-    /// `after` (the current findings; the default) or `before` (before a precision fix).
+    /// `after` (the current findings; the default), `fresh` (a second sample of the current
+    /// findings, issue 28) or `before` (before a precision fix).
     #[serde(default = "after", skip_serializing_if = "is_after")]
     sample: String,
 }
@@ -200,35 +202,40 @@ fn rank(key: &Key) -> u64 {
     hash
 }
 
-/// Adds `unlabelled` entries until every rule has [`SAMPLE_SIZE`] current findings sampled.
+/// Adds `unlabelled` entries until every rule has [`SAMPLE_SIZE`] current findings in the
+/// `after` sample, then in the `fresh` one: findings no sample holds, in their fixed random
+/// order (all of them when fewer).
 fn extend_sample(labels: &mut Vec<Label>, findings: &[Finding]) {
-    let sampled: HashSet<Key> = labels
-        .iter()
-        .filter(|label| label.sample == "after")
-        .map(Label::key)
-        .collect();
-    let present: HashSet<&Key> = findings.iter().map(|f| &f.key).collect();
-    let mut by_rule: BTreeMap<&str, Vec<&Key>> = BTreeMap::new();
-    for key in present {
-        by_rule.entry(&key.0).or_default().push(key);
-    }
-    for (code, mut keys) in by_rule {
-        keys.sort_by_key(|key| (rank(key), (*key).clone()));
-        let have = keys.iter().filter(|key| sampled.contains(**key)).count();
-        let missing = keys
+    for sample in ["after", "fresh"] {
+        let labelled: HashSet<Key> = labels.iter().map(Label::key).collect();
+        let in_sample: HashSet<Key> = labels
             .iter()
-            .filter(|key| !sampled.contains(**key))
-            .take(SAMPLE_SIZE.saturating_sub(have));
-        for key in missing {
-            labels.push(Label {
-                code: code.to_string(),
-                file: key.1.clone(),
-                pointer: key.2.clone(),
-                text: key.3.clone(),
-                label: "unlabelled".to_string(),
-                reason: String::new(),
-                sample: after(),
-            });
+            .filter(|label| label.sample == sample)
+            .map(Label::key)
+            .collect();
+        let present: HashSet<&Key> = findings.iter().map(|f| &f.key).collect();
+        let mut by_rule: BTreeMap<&str, Vec<&Key>> = BTreeMap::new();
+        for key in present {
+            by_rule.entry(&key.0).or_default().push(key);
+        }
+        for (code, mut keys) in by_rule {
+            keys.sort_by_key(|key| (rank(key), (*key).clone()));
+            let have = keys.iter().filter(|key| in_sample.contains(**key)).count();
+            let missing = keys
+                .iter()
+                .filter(|key| !labelled.contains(**key))
+                .take(SAMPLE_SIZE.saturating_sub(have));
+            for key in missing {
+                labels.push(Label {
+                    code: code.to_string(),
+                    file: key.1.clone(),
+                    pointer: key.2.clone(),
+                    text: key.3.clone(),
+                    label: "unlabelled".to_string(),
+                    reason: String::new(),
+                    sample: sample.to_string(),
+                });
+            }
         }
     }
 }
@@ -312,6 +319,100 @@ fn write_failing_files(out: &mut String, findings: &[Finding], corpus_names: &[&
             } else {
                 rules.join(", ")
             }
+        )
+        .unwrap();
+    }
+    writeln!(out).unwrap();
+}
+
+/// The `fresh` sample (issue 28): per rule and per corpus, findings no earlier sample held.
+fn write_fresh_sample(
+    out: &mut String,
+    registry: &Registry,
+    labels: &[Label],
+    findings: &[Finding],
+    corpus_names: &[&str],
+) {
+    let corpus_of: HashMap<&Key, &str> = findings
+        .iter()
+        .map(|f| (&f.key, f.corpus.as_str()))
+        .collect();
+    let mut tallies: BTreeMap<&str, BTreeMap<&str, Tally>> = BTreeMap::new();
+    for label in labels.iter().filter(|l| l.sample == "fresh") {
+        if let Some(corpus) = corpus_of.get(&label.key()) {
+            tallies
+                .entry(&label.code)
+                .or_default()
+                .entry(corpus)
+                .or_default()
+                .add(&label.label);
+        }
+    }
+    if tallies.is_empty() {
+        return;
+    }
+    writeln!(
+        out,
+        "## Fresh sample\n\nA second random sample of each rule's current findings, up to \
+         {SAMPLE_SIZE}, none of them labelled before (issue 28), pooled across the corpora. \
+         Per corpus: true / (true + false) of its sampled findings, and how many were debatable. The test fails when a \
+         default-on rule falls under {:.0}% here too.\n",
+        MIN_PRECISION * 100.0
+    )
+    .unwrap();
+    write!(out, "| rule | severity |").unwrap();
+    for corpus in corpus_names {
+        write!(out, " {corpus} |").unwrap();
+    }
+    writeln!(out, " sampled | true | false | debatable | precision |").unwrap();
+    writeln!(
+        out,
+        "|---|---|{}---|---|---|---|---|",
+        "---|".repeat(corpus_names.len())
+    )
+    .unwrap();
+    for rule in &registry.rules {
+        let code = rule.meta.code.as_str();
+        let Some(per_corpus) = tallies.get(code) else {
+            continue;
+        };
+        write!(
+            out,
+            "| {code} {} | {} |",
+            rule.meta.name,
+            rule.meta.default_severity.as_str()
+        )
+        .unwrap();
+        let mut total = Tally::default();
+        for corpus in corpus_names {
+            match per_corpus.get(corpus) {
+                Some(tally) => {
+                    let debatable = match tally.debatable {
+                        0 => String::new(),
+                        n => format!(" ({n} debatable)"),
+                    };
+                    write!(
+                        out,
+                        " {}/{}{debatable} |",
+                        tally.true_,
+                        tally.true_ + tally.false_
+                    )
+                    .unwrap();
+                    total.true_ += tally.true_;
+                    total.false_ += tally.false_;
+                    total.debatable += tally.debatable;
+                }
+                None => write!(out, " — |").unwrap(),
+            }
+        }
+        writeln!(
+            out,
+            " {} | {} | {} | {} | {} |",
+            total.labelled(),
+            total.true_,
+            total.false_,
+            total.debatable,
+            percent(total.precision())
         )
         .unwrap();
     }
@@ -410,6 +511,7 @@ fn report(registry: &Registry, labels: &[Label], findings: &[Finding]) -> String
         silent.join(", ")
     )
     .unwrap();
+    write_fresh_sample(&mut out, registry, labels, findings, &corpus_names);
     write_failing_files(&mut out, findings, &corpus_names);
     if !before.is_empty() {
         writeln!(
@@ -473,19 +575,26 @@ fn labelled_findings_hold_and_rules_keep_their_precision() {
         );
         match (label.label.as_str(), label.sample.as_str(), fires) {
             ("unlabelled", _, _) => problems.push(format!("unlabelled: {shown}")),
-            ("true", "after", false) => problems.push(format!("a true finding is gone: {shown}")),
+            ("true", "after" | "fresh", false) => {
+                problems.push(format!("a true finding is gone: {shown}"))
+            }
             ("false", "before", true) => {
                 problems.push(format!("a fixed false positive is back: {shown}"))
             }
-            ("true" | "false" | "debatable", "after" | "before", _) => {}
+            ("true" | "false" | "debatable", "after" | "before" | "fresh", _) => {}
             (label, sample, _) => problems.push(format!("bad label {label:?}/{sample:?}: {shown}")),
         }
     }
     // Every rule that fires is sampled and keeps its precision.
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
-    for label in labels.iter().filter(|l| l.sample == "after") {
+    let mut fresh: BTreeMap<&str, Tally> = BTreeMap::new();
+    for label in &labels {
         if present.contains_key(&label.key()) {
-            tallies.entry(&label.code).or_default().add(&label.label);
+            match label.sample.as_str() {
+                "after" => tallies.entry(&label.code).or_default().add(&label.label),
+                "fresh" => fresh.entry(&label.code).or_default().add(&label.label),
+                _ => {}
+            }
         }
     }
     let firing: HashSet<&str> = findings.iter().map(|f| f.key.0.as_str()).collect();
@@ -495,23 +604,28 @@ fn labelled_findings_hold_and_rules_keep_their_precision() {
             continue;
         }
         let tally = tallies.get(code);
+        let fresh = fresh.get(code);
         eprintln!(
-            "{code:6} {:28} sampled {:3} precision {}",
+            "{code:6} {:28} sampled {:3} precision {:5} fresh {:3} precision {}",
             rule.meta.name,
             tally.map_or(0, Tally::labelled),
-            percent(tally.and_then(Tally::precision))
+            percent(tally.and_then(Tally::precision)),
+            fresh.map_or(0, Tally::labelled),
+            percent(fresh.and_then(Tally::precision))
         );
         if tally.is_none_or(|tally| tally.labelled() == 0) {
             problems.push(format!("{code} fires but none of its findings is sampled"));
         }
-        match tally.and_then(Tally::precision) {
-            Some(p) if p < MIN_PRECISION => problems.push(format!(
-                "{code} precision {:.1}% is under {:.0}%: fix the false-positive class, or \
-                 lower its default severity",
-                p * 100.0,
-                MIN_PRECISION * 100.0
-            )),
-            _ => {}
+        for (sample, tally) in [("", tally), (" on the fresh sample", fresh)] {
+            match tally.and_then(Tally::precision) {
+                Some(p) if p < MIN_PRECISION => problems.push(format!(
+                    "{code} precision{sample} {:.1}% is under {:.0}%: fix the false-positive \
+                     class, or lower its default severity",
+                    p * 100.0,
+                    MIN_PRECISION * 100.0
+                )),
+                _ => {}
+            }
         }
     }
     let expected = report(&registry, &labels, &findings);

@@ -110,8 +110,42 @@ fn directive(value: &str, hit: Range<usize>) -> Option<(Range<usize>, &'static s
     // imperative verb: `Always use …`, `If unsure, never guess`.
     let addressed =
         before.clause_start || before.last.as_deref() == Some("please") || before.you_nearby;
-    (addressed && looks_imperative(&next_lower)).then_some((hit, "an order to the model"))
+    (addressed && looks_imperative(&next_lower) && !joins_a_predicate(value, hit.start, &before))
+        .then_some((hit, "an order to the model"))
 }
+
+/// Whether the word after a conjunction continues a statement with a copula (`The digest is a
+/// string and always present`): a second predicate of the same subject, not an order (`… is
+/// text here, and always keep it` is one). Looks back at most [`PREDICATE_LOOKBACK`] bytes, to
+/// the clause's start or a comma.
+fn joins_a_predicate(value: &str, at: usize, before: &Before) -> bool {
+    if !before
+        .last
+        .as_deref()
+        .is_some_and(|w| matches!(w, "and" | "or" | "but"))
+    {
+        return false;
+    }
+    let mut from = at.saturating_sub(PREDICATE_LOOKBACK);
+    while !value.is_char_boundary(from) {
+        from += 1;
+    }
+    let head = &value[from..at];
+    let clause = head
+        .rfind(|c: char| ".!?;:,\n".contains(c))
+        .map_or(head, |end| &head[end + 1..]);
+    clause
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .any(|word| {
+            matches!(
+                word.to_lowercase().as_str(),
+                "is" | "are" | "was" | "were" | "be"
+            )
+        })
+}
+
+/// How far back [`joins_a_predicate`] looks for the copula.
+const PREDICATE_LOOKBACK: usize = 80;
 
 /// Who an order can be given to: `you must`, `the model must`.
 const MODEL: &[&str] = &["you", "model", "assistant", "agent", "llm", "ai"];
@@ -309,6 +343,14 @@ mod tests {
         );
         assert_eq!(flagged("- never include the line prefix"), ["never"]);
         assert_eq!(flagged("Read the file and never overwrite it."), ["never"]);
+        assert_eq!(
+            flagged("The path is relative. Read it and always check it."),
+            ["always"]
+        );
+        assert_eq!(
+            flagged("The tag is text here, and always keep it."),
+            ["always"]
+        );
     }
 
     #[test]
@@ -338,6 +380,8 @@ mod tests {
             "The value is never null.",
             "A search index must exist.",
             "Results are always sorted by date.",
+            "Each digest is string | null and always present.",
+            "The list is paginated but never empty.",
         ] {
             assert!(flagged(text).is_empty(), "{text}: {:?}", flagged(text));
         }
