@@ -1210,7 +1210,17 @@ fn fix_files(reports: &[FileReport], args: &LintArgs, inputs: &mut [Input]) -> R
             continue;
         };
         if let Some((text, count)) = crate::fix::apply(&report.file.text, &report.diagnostics) {
-            std::fs::write(&report.file.name, &text).map_err(|error| {
+            let path = std::path::Path::new(&report.file.name);
+            // Another run or an editor may have written the file since it was read: its
+            // changes would be lost under these fixes.
+            if std::fs::read(path).ok().as_deref() != Some(inputs[index].bytes.as_slice()) {
+                return Err(Error::new(format!(
+                    "{} changed while toolcheck was fixing it; its fixes were not written",
+                    report.file.name
+                ))
+                .with_help("run `toolcheck lint --fix` again on the file as it is now"));
+            }
+            crate::atomic_write::replace(path, text.as_bytes()).map_err(|error| {
                 Error::new(format!(
                     "cannot write the fixes to {}: {error}",
                     report.file.name
@@ -1587,4 +1597,61 @@ fn search(args: SearchArgs) -> Result<i32> {
         }
     });
     Ok(if answer.hits.is_empty() { 1 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Another run or an editor writes the file between toolcheck's read and its fix: the fix
+    /// is refused, and the other writer's text stays.
+    #[test]
+    fn fixes_are_not_written_over_a_file_changed_since_it_was_read() {
+        let dir = std::env::temp_dir().join(format!("toolcheck-fix-race-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("tools.yaml");
+        let text = "name: area\ndescription: Calculate an area. Not for volumes.\n\
+                    input_schema: { type: dict, properties: { base: { type: integer } } }\n";
+        std::fs::write(&path, text).unwrap();
+        let name = path.display().to_string();
+        let Command::Lint(args) =
+            Cli::parse_from(["toolcheck", "lint", "--fix", "--no-config", &name]).command
+        else {
+            unreachable!("a lint command")
+        };
+        let config = load_config(&args.config).unwrap();
+        let registry = registry(&config).unwrap();
+        let linter = Linter::new(&registry, &config, &Overrides::default()).unwrap();
+        let mut inputs = vec![Input {
+            name: name.clone(),
+            bytes: text.as_bytes().to_vec(),
+        }];
+        let reports = linter.lint_all(inputs.clone());
+        assert!(
+            crate::fix::apply(&reports[0].file.text, &reports[0].diagnostics).is_some(),
+            "the fixture has a fix to write"
+        );
+        std::fs::write(&path, "edited meanwhile\n").unwrap();
+        let error = fix_files(&reports, &args, &mut inputs).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("changed while toolcheck was fixing it"),
+            "{error}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "edited meanwhile\n"
+        );
+        // Unchanged, the same fix is written.
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(fix_files(&reports, &args, &mut inputs).unwrap(), 1);
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .contains("type: object")
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -163,7 +163,7 @@ pub fn write_files(dir: &Path, args: &InitArgs) -> Result<String> {
                 Error::new(format!("cannot create `{}`: {error}", parent.display()))
             })?;
         }
-        std::fs::write(&full, text)
+        crate::atomic_write::replace(&full, text.as_bytes())
             .map_err(|error| Error::new(format!("cannot write `{path}`: {error}")))?;
         out.push_str(&format!("wrote {path}\n"));
     }

@@ -5,6 +5,7 @@
 //! (every dialect into one [`normalize::ToolSet`]) → [`lint`] (the rules of the [`catalog`],
 //! their checks in [`rules`]) → [`suppress`] (inline and config suppressions) → [`render`].
 
+pub mod atomic_write;
 pub mod catalog;
 pub mod cli;
 pub mod compat;

@@ -48,7 +48,7 @@ pub fn write(captures: &[Capture], dir: &Path) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for capture in captures {
         let path = dir.join(file_name(&capture.name));
-        std::fs::write(&path, &capture.text)
+        crate::atomic_write::replace(&path, capture.text.as_bytes())
             .map_err(|error| Error::new(format!("cannot write `{}`: {error}", path.display())))?;
         written.push(path);
     }

@@ -78,7 +78,7 @@ pub fn write(path: &Path, reports: &[FileReport]) -> Result<usize> {
     let mut text = serde_json::to_string_pretty(&document)
         .map_err(|error| Error::new(format!("cannot write the baseline: {error}")))?;
     text.push('\n');
-    std::fs::write(path, text).map_err(|error| {
+    crate::atomic_write::replace(path, text.as_bytes()).map_err(|error| {
         Error::new(format!(
             "cannot write the baseline {}: {error}",
             path.display()
