@@ -923,9 +923,12 @@ fn snapshot(args: SnapshotArgs) -> Result<i32> {
              .mcp.json`",
         ));
     };
+    let names = live.names();
+    crate::snapshot::refuse_collisions(names.iter().map(String::as_str))?;
     let (captures, errors) = live.capture(args.live.timeout);
     let mut code = 0;
     if args.check {
+        crate::snapshot::refuse_collisions(captures.iter().map(|capture| capture.name.as_str()))?;
         for capture in &captures {
             let path = args.output.join(crate::snapshot::file_name(&capture.name));
             let shown = path.display();

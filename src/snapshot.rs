@@ -32,6 +32,32 @@ pub fn file_name(server: &str) -> String {
     format!("{name}.tools.json")
 }
 
+/// The first two servers whose snapshots would be one file (`a/b` and `a-b`, `.x` and `x`;
+/// `X` and `x` too, one file where the file system ignores case), and that file's name.
+pub fn collision<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Option<(&'a str, &'a str, String)> {
+    let mut seen: HashMap<String, &str> = HashMap::new();
+    for name in names {
+        let file = file_name(name);
+        if let Some(first) = seen.insert(file.to_lowercase(), name) {
+            return Some((first, name, file));
+        }
+    }
+    None
+}
+
+/// Refuses a run whose servers would write one snapshot file.
+pub fn refuse_collisions<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<()> {
+    match collision(names) {
+        Some((first, second, file)) => Err(Error::new(format!(
+            "the servers `{first}` and `{second}` would both be snapshotted to {file}"
+        ))
+        .with_help("rename one of them in the host config (or with `--server-name`)")),
+        None => Ok(()),
+    }
+}
+
 /// What `--check` found for one server.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Check {
@@ -43,6 +69,7 @@ pub enum Check {
 
 /// Writes each capture to `dir`; returns the paths written.
 pub fn write(captures: &[Capture], dir: &Path) -> Result<Vec<PathBuf>> {
+    refuse_collisions(captures.iter().map(|capture| capture.name.as_str()))?;
     std::fs::create_dir_all(dir)
         .map_err(|error| Error::new(format!("cannot create `{}`: {error}", dir.display())))?;
     let mut written = Vec::new();
@@ -177,6 +204,30 @@ mod tests {
         assert_eq!(file_name("github"), "github.tools.json");
         assert_eq!(file_name("../x"), "x.tools.json");
         assert_eq!(file_name(""), "server.tools.json");
+    }
+
+    #[test]
+    fn servers_whose_snapshots_would_be_one_file_are_refused_by_name() {
+        assert_eq!(
+            collision(["a/b", "github", "a-b"]),
+            Some(("a/b", "a-b", "a-b.tools.json".to_string()))
+        );
+        assert_eq!(
+            collision([".x", "x"]),
+            Some((".x", "x", "x.tools.json".to_string()))
+        );
+        assert!(collision(["GitHub", "github"]).is_some());
+        assert_eq!(collision(["a-b", "a_b", "a.b"]), None);
+        // Nothing is written when two captures would share a file.
+        let dir = std::env::temp_dir().join(format!("toolcheck-snap-clash-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let clash = |name: &str| Capture {
+            name: name.into(),
+            text: "{}\n".into(),
+        };
+        let error = write(&[clash("a/b"), clash("a-b")], &dir).unwrap_err();
+        assert!(error.to_string().contains("`a/b` and `a-b`"), "{error}");
+        assert!(!dir.join("a-b.tools.json").exists());
     }
 
     #[test]

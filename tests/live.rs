@@ -59,6 +59,10 @@ fn main() {
         ),
         ("snapshot_writes_and_checks", snapshot_writes_and_checks),
         (
+            "servers_that_would_share_a_snapshot_are_refused",
+            servers_that_would_share_a_snapshot_are_refused,
+        ),
+        (
             "server_everything_matches_the_shared_capture",
             server_everything_matches_the_shared_capture,
         ),
@@ -699,6 +703,33 @@ fn snapshot_writes_and_checks() {
         "{}",
         run.stdout
     );
+}
+
+/// Issue 30: `a/b` and `a-b` would both write `a-b.tools.json`: the run is refused before
+/// any server starts, naming both.
+fn servers_that_would_share_a_snapshot_are_refused() {
+    let dir = scratch("clash");
+    let server = this_server();
+    let config = json!({"mcpServers": {
+        "a/b": {"command": &server, "env": {MODE: "pages"}},
+        "a-b": {"command": &server, "env": {MODE: "pages"}},
+    }});
+    std::fs::write(dir.join(".mcp.json"), config.to_string()).unwrap();
+    for check in [false, true] {
+        let mut args = vec!["snapshot", "--host-config", ".mcp.json", "-o", "snaps"];
+        if check {
+            args.insert(1, "--check");
+        }
+        let run = toolcheck(&dir, "none", &args);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.says("the servers `a/b` and `a-b` would both be snapshotted to a-b.tools.json"),
+            "{}",
+            run.stderr
+        );
+        assert!(!dir.join("pids").exists(), "no server was started");
+        assert!(!dir.join("snaps").exists());
+    }
 }
 
 /// The real reference server, when `npx` can fetch it: its snapshot is the shared capture
