@@ -283,3 +283,75 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+/// Issue 30: a fix on an anchored value or an alias would change every place that shares it
+/// (`type: &t dict` repeated as a `default`; one snippet shared by two tools): it is not
+/// applied, and its help says why. The other fixes of the file are.
+#[test]
+fn fixes_on_yaml_anchors_and_aliases_are_held_back() {
+    let dir = common::scratch("fix_anchors");
+    let before = "\
+- name: area
+  description: Calculate an area. Not for volumes.
+  promptSnippet: &s Calculate areas.
+  parameters:
+    type: &t dict
+    properties:
+      kind: { type: string, default: *t }
+- name: perimeter
+  description: Calculate a perimeter. Not for areas.
+  promptSnippet: *s
+  parameters:
+    type: dict
+    properties:
+      size: { type: integer }
+";
+    std::fs::write(dir.join("tools.yaml"), before).unwrap();
+    let (_, stdout, stderr) = toolcheck(
+        &dir,
+        &[
+            "lint",
+            "--no-config",
+            "--select",
+            "TC402,TC202",
+            "--fix",
+            "--format",
+            "json",
+            "tools.yaml",
+        ],
+    );
+    let after = std::fs::read_to_string(dir.join("tools.yaml")).unwrap();
+    // Only the second tool's own `type: dict` changed.
+    assert_eq!(
+        after,
+        before.replacen("    type: dict\n", "    type: object\n", 1),
+        "{stderr}"
+    );
+    assert!(stderr.contains("fixed 1 finding"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    // The anchored snippet and type carry the why; the alias's copy has no fix of its own.
+    let mut held: Vec<(&str, &str, bool)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap(),
+                d["tool"].as_str().unwrap(),
+                d["help"]
+                    .as_str()
+                    .unwrap()
+                    .contains("not fixed by `--fix`: the fix would edit a YAML anchor or alias"),
+            )
+        })
+        .collect();
+    held.sort();
+    assert_eq!(
+        held,
+        [
+            ("TC202", "area", true),
+            ("TC202", "perimeter", false),
+            ("TC402", "area", true)
+        ]
+    );
+}

@@ -101,6 +101,45 @@ fn unreadable(
     ctx.take_findings()
 }
 
+/// Takes the fix off a finding whose edits would change text that other places of the YAML
+/// file share, an anchored value or an alias (`type: &t dict` that `default: *t` repeats): the
+/// fix would change them all. The help says why it is not fixed.
+fn hold_fixes_on_shared_text(text: &str, diagnostics: &mut [Diagnostic]) {
+    if !diagnostics.iter().any(|d| d.fix.is_some()) {
+        return;
+    }
+    let shared = crate::parse::yaml::shared_spans(text);
+    if shared.is_empty() {
+        return;
+    }
+    // An edit changes a span it overlaps, or one it inserts into or at the edge of.
+    let changes = |edit: &crate::diagnostic::Edit| {
+        let (start, end) = (edit.span.start, edit.span.end);
+        shared.iter().any(|span| {
+            if start == end {
+                span.start <= start && start <= span.end
+            } else {
+                start < span.end && span.start < end
+            }
+        })
+    };
+    for diagnostic in diagnostics {
+        if diagnostic
+            .fix
+            .as_ref()
+            .is_some_and(|fix| fix.edits.iter().any(changes))
+        {
+            diagnostic.fix = None;
+            let why = "not fixed by `--fix`: the fix would edit a YAML anchor or alias, which \
+                       other places share; change it by hand";
+            diagnostic.help = Some(match diagnostic.help.take() {
+                Some(help) => format!("{help} ({why})").into(),
+                None => why.into(),
+            });
+        }
+    }
+}
+
 /// One file after normalize → its own checks. Its tree is not needed any more: what the checks
 /// across files need of it is in its outline.
 pub(crate) struct Checked {
@@ -156,6 +195,9 @@ pub(crate) fn check(
         }
         let mut diagnostics = ctx.take_findings();
         diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        if !parsed.json {
+            hold_fixes_on_shared_text(&parsed.file.text, &mut diagnostics);
+        }
         let directives = if parsed.json {
             Vec::new()
         } else {

@@ -69,6 +69,38 @@ pub fn parse(source: &str) -> Result<Node, ParseError> {
     builder.finish()
 }
 
+/// The bytes of every anchored node (`&a value`, its properties included) and every alias
+/// (`*a`): text that other places of the document share, so that an edit there changes them
+/// too. Empty when `source` has no anchor; what follows a syntax error is not scanned.
+pub fn shared_spans(source: &str) -> Vec<Span> {
+    if !source.contains('&') {
+        return Vec::new();
+    }
+    let offsets = CharOffsets::new(source);
+    let mut parser = Parser::new_from_str(source);
+    // The start of each open collection, when it is anchored.
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut spans = Vec::new();
+    while let Some(Ok((event, span))) = parser.next_event() {
+        let start = offsets.byte(span.start.index());
+        let end = offsets.byte(span.end.index()).max(start);
+        match event {
+            Event::Scalar(_, _, anchor, _) if anchor > 0 => spans.push(start..end),
+            Event::Alias(_) => spans.push(start..end),
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                open.push((anchor > 0).then_some(start));
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(Some(from)) = open.pop() {
+                    spans.push(from..end);
+                }
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
 /// Segments of a YAML scalar of `style` whose raw source is `raw`, starting at byte `base`.
 pub(crate) fn string_segments(
     style: StrStyle,
@@ -1662,6 +1694,17 @@ mod tests {
             mapped(src, &root, "/d", "tool searches"),
             "tool\n  searches"
         );
+    }
+
+    #[test]
+    fn shared_spans_are_anchored_nodes_and_aliases() {
+        let src = "a: &x one\nb: *x\nc: &m\n  k: v\nd: two\n";
+        let shared: Vec<&str> = shared_spans(src)
+            .into_iter()
+            .map(|span| src[span].trim_end())
+            .collect();
+        assert_eq!(shared, ["&x one", "*x", "&m\n  k: v"]);
+        assert!(shared_spans("a: one\nb: [1, 2]\n").is_empty());
     }
 
     #[test]
