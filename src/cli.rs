@@ -1502,6 +1502,15 @@ fn diff(args: DiffArgs) -> Result<i32> {
         let (file, message) = error.split_once(": ").unwrap_or((error, ""));
         print_error(&internal_error(file, message));
     }
+    for unreadable in &report.unreadable {
+        let (file, why) = unreadable.split_once(": ").unwrap_or((unreadable, ""));
+        print_error(
+            &Error::new(format!(
+                "cannot compare {file}: it cannot be read as tools: {why}"
+            ))
+            .with_help("`toolcheck lint` on the file shows where it breaks"),
+        );
+    }
     Ok(report.exit_code(match args.fail_on {
         DiffFailOn::Breaking => FailOn::Breaking,
         DiffFailOn::Risky => FailOn::Risky,

@@ -641,3 +641,36 @@ fn github_servers_from_the_corpus() {
         "{all:#?}"
     );
 }
+
+/// Issue 30: two files that cannot be read as tools are not "no change": nothing was compared,
+/// each is named, and the exit code is 2. One readable side still compares as before.
+#[test]
+fn files_that_cannot_be_read_on_either_side_are_errors() {
+    let dir = common::scratch("diff_unreadable");
+    std::fs::write(dir.join("old.json"), b"\xff\xfe not text").unwrap();
+    std::fs::write(dir.join("new.json"), "{\"tools\": [").unwrap();
+    let (code, document) = diff_json_in(&dir, &["old.json", "new.json"]);
+    assert_eq!(code, 2, "{document}");
+    let unreadable: Vec<&str> = document["unreadable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| line.as_str().unwrap())
+        .collect();
+    assert_eq!(unreadable.len(), 2, "{unreadable:?}");
+    assert!(unreadable[0].starts_with("old.json: "), "{unreadable:?}");
+    assert!(unreadable[1].starts_with("new.json: "), "{unreadable:?}");
+    let (code, stdout, stderr) =
+        common::run(&dir, &["diff", "--no-config", "old.json", "new.json"], None);
+    assert_eq!(code, 2);
+    assert!(!stdout.contains("no change"), "{stdout}");
+    assert!(
+        stderr.contains("cannot compare old.json: it cannot be read as tools"),
+        "{stderr}"
+    );
+    // A readable old side: the new file breaking is a breaking change, as before.
+    std::fs::write(dir.join("old.json"), "{\"tools\": []}").unwrap();
+    let (code, document) = diff_json_in(&dir, &["old.json", "new.json"]);
+    assert_eq!(code, 1, "{document}");
+    assert!(document.get("unreadable").is_none(), "{document}");
+}

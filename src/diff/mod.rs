@@ -228,6 +228,10 @@ pub struct Report {
     /// Files that could not be linted for a bug in toolcheck (exit code 2).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub internal_errors: Vec<String>,
+    /// Files that cannot be read as tools on either side (`name: why`): nothing of them was
+    /// compared (exit code 2).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
 }
 
 /// When `toolcheck diff` exits 1.
@@ -240,10 +244,10 @@ pub enum FailOn {
 }
 
 impl Report {
-    /// 2 when a file could not be linted for a bug, 1 when a change of the class `fail_on`
-    /// names (or worse) is found, else 0.
+    /// 2 when a file could not be linted for a bug or read as tools on either side, 1 when a
+    /// change of the class `fail_on` names (or worse) is found, else 0.
     pub fn exit_code(&self, fail_on: FailOn) -> i32 {
-        if !self.internal_errors.is_empty() {
+        if !self.internal_errors.is_empty() || !self.unreadable.is_empty() {
             return 2;
         }
         let s = &self.summary;
@@ -292,9 +296,19 @@ pub fn diff(old: Side, new: Side, registry: &Registry, linter: &Linter) -> Repor
     let none: Vec<Diagnostic> = Vec::new();
     let mut files = Vec::new();
     let mut summary = Summary::default();
+    let mut unreadable = Vec::new();
     for key in keys {
         let old = old_by_key.get(key).map(|&i| &old_files[i]);
         let new = new_by_key.get(key).map(|&i| &new_files[i]);
+        // No side read as tools: there is nothing to compare, and no change to claim.
+        if old.is_none_or(|f| f.error.is_some()) && new.is_none_or(|f| f.error.is_some()) {
+            for side in old.into_iter().chain(new) {
+                if let Some(error) = &side.error {
+                    unreadable.push(format!("{}: {error}", side.name));
+                }
+            }
+            continue;
+        }
         let mut file = compare_files(old, new, &detectors);
         let renamed: HashMap<&str, &str> = file
             .tools
@@ -344,6 +358,7 @@ pub fn diff(old: Side, new: Side, registry: &Registry, linter: &Linter) -> Repor
         summary,
         files,
         internal_errors,
+        unreadable,
     }
 }
 

@@ -197,7 +197,7 @@ pub fn human(report: &Report, use_color: bool) -> String {
             }
         }
     }
-    if report.files.is_empty() {
+    if report.files.is_empty() && report.unreadable.is_empty() {
         out.push_str("\nno change in what the model reads\n");
     }
     out
@@ -348,7 +348,12 @@ pub fn markdown(report: &Report) -> String {
     }
     chart(report, &rows, &mut out);
     findings(report, &mut out);
-    if report.files.is_empty() {
+    for unreadable in &report.unreadable {
+        out.push_str(&format!(
+            "Not compared, it cannot be read as tools: `{unreadable}`.\n"
+        ));
+    }
+    if report.files.is_empty() && report.unreadable.is_empty() {
         out.push_str("No change in what the model reads.\n");
     }
     out
