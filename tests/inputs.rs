@@ -228,3 +228,47 @@ fn a_native_file_name_makes_input_schema_native() {
         .collect();
     assert!(!codes.contains(&"TC001"), "{document:#}");
 }
+
+/// Issue 30: a file that breaks its lines with `\r` alone (old Mac files; YAML allows it) is
+/// many lines, not one: findings on their lines, a YAML ignore comment on its own line applied
+/// to the entry below it, the human excerpt drawn line by line.
+#[test]
+fn carriage_returns_alone_break_lines() {
+    let dir = common::scratch("cr_only");
+    let text = "tools:\r  - name: a\r    description: Always use it. Not for b.\r  \
+                # toolcheck: ignore[TC209]\r  - name: b\r    description: Never skip it. Not \
+                for a.\r";
+    std::fs::write(dir.join("tools.yaml"), text).unwrap();
+    let (code, stdout, stderr) = common::run(
+        &dir,
+        &[
+            "lint",
+            "--no-config",
+            "--select",
+            "TC209,TC002",
+            "--format",
+            "concise",
+            "tools.yaml",
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let findings: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("tools.yaml:"))
+        .collect();
+    assert_eq!(
+        findings,
+        ["tools.yaml:3:18: TC209 absolute-words absolute word `Always`"]
+    );
+    let (_, human, _) = common::run(
+        &dir,
+        &["lint", "--no-config", "--select", "TC209", "tools.yaml"],
+        None,
+    );
+    assert!(
+        human.contains(" 3 │     description: Always use it. Not for b.\n"),
+        "{human}"
+    );
+    assert!(!human.contains('\r'), "{human:?}");
+}

@@ -46,12 +46,7 @@ pub struct LineColumn {
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: String) -> Arc<Self> {
         let mut line_starts = vec![0];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, byte)| byte == b'\n')
-                .map(|(index, _)| index + 1),
-        );
+        line_starts.extend(crate::text::line_starts(&text));
         let char_checkpoints = if text.is_ascii() {
             Vec::new()
         } else {
@@ -127,12 +122,7 @@ impl SourceFile {
             .get(line + 1)
             .copied()
             .unwrap_or(self.text.len());
-        let bytes = &self.text.as_bytes()[start..end];
-        let break_len = match bytes {
-            [.., b'\r', b'\n'] => 2,
-            [.., b'\n'] => 1,
-            _ => 0,
-        };
+        let break_len = crate::text::line_break_len(&self.text.as_bytes()[start..end]);
         (start..end - break_len, end)
     }
 
@@ -265,7 +255,11 @@ impl SourceFile {
             if piece.suffix > 0 {
                 text.push_str(ELLIPSIS);
             }
-            text.push_str(&self.text[content.end..line_end]);
+            // A `\r` alone breaks the line for the excerpt too (miette breaks at `\n` only).
+            match &self.text[content.end..line_end] {
+                "\r" => text.push('\n'),
+                line_break => text.push_str(line_break),
+            }
             if line == start_line {
                 excerpt_start = piece.rebase(start);
             }

@@ -149,22 +149,15 @@ fn is_blank_or_comment(line: &str) -> bool {
     trimmed.is_empty() || trimmed.starts_with('#')
 }
 
-/// Each line's byte range, without its line break.
+/// Each line's byte range, without its line break (`\n`, `\r\n` or `\r`).
 fn line_ranges(text: &str) -> Vec<Range<usize>> {
     let mut lines = Vec::new();
     let mut start = 0;
-    for (index, byte) in text.bytes().enumerate() {
-        if byte == b'\n' {
-            let end = if index > start && text.as_bytes()[index - 1] == b'\r' {
-                index - 1
-            } else {
-                index
-            };
-            lines.push(start..end);
-            start = index + 1;
-        }
+    for next in crate::text::line_starts(text).chain([text.len()]) {
+        let end = next - crate::text::line_break_len(&text.as_bytes()[start..next]);
+        lines.push(start..end);
+        start = next;
     }
-    lines.push(start..text.len());
     lines
 }
 

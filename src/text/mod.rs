@@ -98,6 +98,26 @@ fn folds_into_ascii(text: &str) -> bool {
     text.contains(['\u{17F}', '\u{212A}'])
 }
 
+/// Where each line after the first starts: after `\n`, `\r\n`, or a `\r` alone (YAML's line
+/// breaks, and old Mac files: a file that breaks its lines with `\r` is not one long line).
+pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().filter_map(move |(index, &byte)| {
+        let breaks = byte == b'\n' || (byte == b'\r' && bytes.get(index + 1) != Some(&b'\n'));
+        breaks.then_some(index + 1)
+    })
+}
+
+/// The length of the line break that ends `line` (its text and its break): 2 for `\r\n`, 1
+/// for `\n` or `\r`, 0 at the end of the text.
+pub fn line_break_len(line: &[u8]) -> usize {
+    match line {
+        [.., b'\r', b'\n'] => 2,
+        [.., b'\n' | b'\r'] => 1,
+        _ => 0,
+    }
+}
+
 /// The largest char boundary of `value` at or before `at` (`str::floor_char_boundary` needs
 /// a newer Rust than the crate's `rust-version`).
 pub fn floor_char_boundary(value: &str, at: usize) -> usize {
@@ -197,6 +217,15 @@ pub fn find_all(regex: &Regex, text: &str, skip_backticks: bool) -> Vec<Range<us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_break_at_lf_crlf_and_a_cr_alone() {
+        let starts: Vec<usize> = line_starts("a\nb\r\nc\rd\r").collect();
+        assert_eq!(starts, [2, 5, 7, 9]);
+        assert_eq!(line_break_len(b"x\r\n"), 2);
+        assert_eq!(line_break_len(b"x\r"), 1);
+        assert_eq!(line_break_len(b"x"), 0);
+    }
 
     fn words(list: &[&str]) -> Regex {
         let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
