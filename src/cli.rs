@@ -731,7 +731,9 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
         linter = linter.with_baseline(Baseline::load(&path)?);
     }
     let mut session_total = None;
-    let (inputs, live_errors) = match live {
+    // Servers that could not be listed, paths and files that could not be read: the others'
+    // findings stand, and the run fails.
+    let (inputs, run_errors) = match live {
         Some(live) => {
             let session = live.session.clone();
             let (captures, errors) = live.capture(args.live.timeout);
@@ -747,12 +749,13 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
             let inputs = captures.iter().map(|capture| capture.input()).collect();
             (inputs, errors)
         }
-        None => {
-            let targets = discover(&config, &args.discovery, &args.paths, "lint")?;
-            let stdin_name = args.stdin_filename.as_deref();
-            let inputs = read_targets(&targets, stdin_name, config.max_file_size)?;
-            (inputs, Vec::new())
-        }
+        None => gather(
+            &config,
+            &args.discovery,
+            &args.paths,
+            "lint",
+            args.stdin_filename.as_deref(),
+        )?,
     };
     let color = use_color(args.color);
     // The output is written as it is made (its size grows with the findings); an error ends
@@ -811,13 +814,12 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
     }
     let summary = totals.summary;
     if let Some(session) = session_total.filter(|_| !args.quiet) {
-        eprintln!("{}", session_line(&session, live_errors.len()));
+        eprintln!("{}", session_line(&session, run_errors.len()));
     }
-    // A server that could not be listed: the others' findings stand, the run fails.
-    for error in &live_errors {
+    for error in &run_errors {
         print_error(error);
     }
-    if !live_errors.is_empty() {
+    if !run_errors.is_empty() {
         return Ok(2);
     }
     if let Some(max) = args.max_warnings.filter(|max| summary.warnings > *max) {
@@ -1167,12 +1169,30 @@ fn discover(
     args: &DiscoveryArgs,
     paths: &[PathBuf],
     command: &str,
-) -> Result<Vec<Target>> {
+) -> Result<(Vec<Target>, Vec<Error>)> {
     let found = Discovery::new(config, &args.overrides(), command)?.discover(paths)?;
     for unmatched in &found.unmatched {
         eprintln!("warning: {}", unmatched.hint());
     }
-    Ok(found.targets)
+    for skipped in &found.skipped {
+        eprintln!("warning: {skipped}");
+    }
+    Ok((found.targets, found.errors))
+}
+
+/// The files for `paths`, read: those read, and one error for each path or file that could
+/// not be found or read (the others are still read; the run fails, exit 2).
+fn gather(
+    config: &Config,
+    args: &DiscoveryArgs,
+    paths: &[PathBuf],
+    command: &str,
+    stdin_name: Option<&str>,
+) -> Result<(Vec<Input>, Vec<Error>)> {
+    let (targets, mut errors) = discover(config, args, paths, command)?;
+    let (inputs, unread) = read_targets(&targets, stdin_name, config.max_file_size);
+    errors.extend(unread);
+    Ok((inputs, errors))
 }
 
 /// Prints each file's fixes as a unified diff; 1 when there is any, else 0.
@@ -1305,11 +1325,12 @@ fn tokens(args: TokensArgs) -> Result<i32> {
             (true, false) => 0,
         });
     }
-    let targets = discover(&config, &args.discovery, &paths, "tokens")?;
-    let inputs = read_targets(
-        &targets,
+    let (inputs, errors) = gather(
+        &config,
+        &args.discovery,
+        &paths,
+        "tokens",
         args.stdin_filename.as_deref(),
-        config.max_file_size,
     )?;
     let window = args.window.unwrap_or(crate::tokens::report::DEFAULT_WINDOW);
     let mut report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
@@ -1317,7 +1338,15 @@ fn tokens(args: TokensArgs) -> Result<i32> {
         report.count_as(name, count);
     }
     print_tokens(&args, &report);
-    Ok(if report.has_errors() { 1 } else { 0 })
+    // A file that could not be read: the others' counts stand, and the run fails.
+    for error in &errors {
+        print_error(error);
+    }
+    Ok(match (errors.is_empty(), report.has_errors()) {
+        (false, _) => 2,
+        (true, true) => 1,
+        (true, false) => 0,
+    })
 }
 
 /// The token report of captured servers; a host config's servers as one session of its host.
@@ -1412,8 +1441,14 @@ fn compat(args: CompatArgs) -> Result<i32> {
             )),
         );
     }
-    let found = discover(&config, &args.discovery, &paths, "compat")?;
-    let inputs = read_targets(&found, args.stdin_filename.as_deref(), config.max_file_size)?;
+    let (inputs, errors) = gather(
+        &config,
+        &args.discovery,
+        &paths,
+        "compat",
+        args.stdin_filename.as_deref(),
+    )?;
+    let inputs = Error::after(errors, Ok(inputs))?;
     let parsed = linter.parse_all(inputs);
     let tools = parsed.tools(linter.encoding);
     let mut runs = Vec::with_capacity(targets.len());
@@ -1567,8 +1602,8 @@ fn search(args: SearchArgs) -> Result<i32> {
             (inputs, Some(servers), Some(host))
         }
         None => {
-            let found = discover(&config, &args.discovery, &args.paths, "search")?;
-            let inputs = read_targets(&found, None, config.max_file_size)?;
+            let (inputs, errors) = gather(&config, &args.discovery, &args.paths, "search", None)?;
+            let inputs = Error::after(errors, Ok(inputs))?;
             let host = if engine.host_names() {
                 Some(crate::targets::find("claude-code")?)
             } else {

@@ -272,3 +272,66 @@ fn carriage_returns_alone_break_lines() {
     );
     assert!(!human.contains('\r'), "{human:?}");
 }
+
+/// Issue 30: one path or file that cannot be read fails only itself. A link to nothing that the
+/// walk would not lint is never looked at; one it would lint is skipped with a warning; a
+/// named path that does not exist and a file over `max-file-size` are one error each, the
+/// other files are linted and reported, and the exit code is 2.
+#[cfg(unix)]
+#[test]
+fn a_file_that_cannot_be_read_fails_alone() {
+    let dir = common::scratch("inputs-partial");
+    let tools = dir.join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    std::fs::write(tools.join("a.tool.yaml"), MANIFEST).unwrap();
+    std::os::unix::fs::symlink("/nonexistent/target", tools.join("notes.txt")).unwrap();
+    std::os::unix::fs::symlink("/nonexistent/target", tools.join("excluded.tool.yaml")).unwrap();
+    // An editor's lock file, which the default `include` matches.
+    std::os::unix::fs::symlink("/nonexistent/target", tools.join(".#a.tool.yaml")).unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["lint", "--no-config", "--format", "concise"];
+        all.extend_from_slice(args);
+        common::run(&dir, &all, None)
+    };
+    let (code, stdout, stderr) = run(&["--extend-exclude", "**/excluded.tool.yaml", "tools"]);
+    // 1: the manifest's own findings; nothing failed.
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("in 1 file"), "{stdout}");
+    assert_eq!(
+        stderr.trim(),
+        "warning: skipped `tools/.#a.tool.yaml`: a symbolic link to nothing"
+    );
+    // A named path that does not exist, and a file too large: one error each.
+    std::fs::write(dir.join("toolcheck.yaml"), "max-file-size: 60\n").unwrap();
+    std::fs::write(tools.join("big.tool.yaml"), MANIFEST.repeat(3)).unwrap();
+    let (code, stdout, stderr) = common::run(
+        &dir,
+        &[
+            "lint",
+            "--format",
+            "concise",
+            "tools/a.tool.yaml",
+            "tools/big.tool.yaml",
+            "tools/missing.tool.yaml",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stdout.contains("in 1 file"), "{stdout}");
+    assert!(
+        stderr.contains("path `tools/missing.tool.yaml` does not exist"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("big.tool.yaml` is larger than 60 bytes"),
+        "{stderr}"
+    );
+    // `tokens` reports the others too, and fails.
+    let (code, stdout, stderr) = common::run(
+        &dir,
+        &["tokens", "tools/a.tool.yaml", "tools/missing.tool.yaml"],
+        None,
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stdout.contains("a.tool.yaml"), "{stdout}");
+}

@@ -417,7 +417,8 @@ pub fn session_inputs<'a>(config: &'a Config, name: &str) -> Result<SessionInput
         .into_iter()
         .map(crate::read::discover::Target::File)
         .collect();
-    let inputs = crate::read::read_targets(&targets, None, config.max_file_size)?;
+    let (inputs, errors) = crate::read::read_targets(&targets, None, config.max_file_size);
+    let inputs = crate::error::Error::after(errors, Ok(inputs))?;
     let resolved = Sessions::resolve(config)?;
     let servers = inputs
         .iter()

@@ -51,6 +51,11 @@ pub struct Discovery {
 pub struct Found {
     pub targets: Vec<Target>,
     pub unmatched: Vec<Unmatched>,
+    /// Paths that could not be found or walked, one error each: the other files are still
+    /// linted, and the run fails.
+    pub errors: Vec<Error>,
+    /// What a walk left out and why (a link to nothing where a file would be linted).
+    pub skipped: Vec<String>,
 }
 
 /// A walked directory where `include` matched nothing, though some of its files hold tool
@@ -100,12 +105,16 @@ impl Discovery {
         };
         let mut found = Vec::new();
         let mut unmatched = Vec::new();
+        let mut errors = Vec::new();
+        let mut skipped = Vec::new();
         let mut stdin = false;
         for path in paths {
             if path.as_os_str() == "-" {
                 stdin = true;
             } else if path.is_dir() {
-                let walked = self.walk(path)?;
+                let mut walked = self.walk(path);
+                errors.append(&mut walked.errors);
+                skipped.append(&mut walked.skipped);
                 let sniff = match self.mode {
                     DiscoveryMode::Content => true,
                     // Only to say what would lint them.
@@ -133,13 +142,15 @@ impl Discovery {
             } else if path.exists() {
                 found.push(path.clone());
             } else if path.symlink_metadata().is_ok() {
-                return Err(Error::new(format!(
-                    "`{}` is a symbolic link that cannot be followed",
-                    path.display()
-                ))
-                .with_help("its target does not exist, or the links form a loop"));
+                errors.push(
+                    Error::new(format!(
+                        "`{}` is a symbolic link that cannot be followed",
+                        path.display()
+                    ))
+                    .with_help("its target does not exist, or the links form a loop"),
+                );
             } else {
-                return Err(Error::new(format!(
+                errors.push(Error::new(format!(
                     "path `{}` does not exist",
                     path.display()
                 )));
@@ -155,6 +166,11 @@ impl Discovery {
             .into_iter()
             .chain(found.into_iter().map(Target::File))
             .collect();
+        if targets.is_empty() && !errors.is_empty() {
+            // Nothing to lint but what failed: the failures are the answer.
+            let first = errors.remove(0);
+            return Err(Error::many(first, errors));
+        }
         if targets.is_empty() {
             let error = Error::new(format!(
                 "no files to lint in {} (include: {})",
@@ -175,10 +191,30 @@ impl Discovery {
                 error.with_help(hints.join("\n"))
             });
         }
-        Ok(Found { targets, unmatched })
+        Ok(Found {
+            targets,
+            unmatched,
+            errors,
+            skipped,
+        })
     }
 
-    fn walk(&self, dir: &Path) -> Result<Walked> {
+    /// Whether the walk of `dir` would lint the file at `path` (below `dir`): included, not
+    /// excluded, or a candidate manifest.
+    fn would_lint(&self, dir: &Path, path: &Path) -> bool {
+        let relative = slashed(path.strip_prefix(dir).unwrap_or(path));
+        let excluded = self
+            .exclude
+            .iter()
+            .any(|globs| globs.matches(&globs.base().name(dir).join(&relative)));
+        !excluded
+            && (self
+                .include
+                .matches(&self.include.base().name(dir).join(&relative))
+                || sniff::manifest_extension(path).is_some())
+    }
+
+    fn walk(&self, dir: &Path) -> Walked {
         let mut walked = Walked::default();
         // Each glob set names the walked directory once; a file is named below it.
         let include_dir = self.include.base().name(dir);
@@ -200,10 +236,27 @@ impl Discovery {
                 // A link back up the tree: everything below it is walked already.
                 Err(error) if is_loop(&error) => continue,
                 Err(error) => {
-                    return Err(Error::new(format!(
-                        "cannot read `{}`: {error}",
-                        dir.display()
+                    // A file the walk would not lint is never looked at, whatever is wrong with
+                    // it (an editor's `.#name` lock file is a link to nothing); a directory that
+                    // cannot be read may hold some.
+                    let path = error_path(&error);
+                    if path.is_some_and(|path| !path.is_dir() && !self.would_lint(dir, path)) {
+                        continue;
+                    }
+                    if let Some(path) = path.filter(|path| is_dangling_link(path)) {
+                        walked.skipped.push(format!(
+                            "skipped `{}`: a symbolic link to nothing",
+                            path.display()
+                        ));
+                        continue;
+                    }
+                    let at = path.unwrap_or(dir);
+                    walked.errors.push(Error::new(format!(
+                        "cannot read `{}`: {}",
+                        at.display(),
+                        io_cause(&error)
                     )));
+                    continue;
                 }
             };
             if !entry.file_type().is_some_and(|kind| kind.is_file()) {
@@ -225,7 +278,7 @@ impl Discovery {
                 walked.candidates.push(path.to_path_buf());
             }
         }
-        Ok(walked)
+        walked
     }
 }
 
@@ -236,6 +289,38 @@ struct Walked {
     matched: Vec<PathBuf>,
     /// Not matched by `include`, not excluded, named `.json`, `.yaml` or `.yml`.
     candidates: Vec<PathBuf>,
+    /// Entries the walk would lint but could not read.
+    errors: Vec<Error>,
+    skipped: Vec<String>,
+}
+
+/// The path a walk error is about.
+fn error_path(error: &ignore::Error) -> Option<&Path> {
+    match error {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        _ => None,
+    }
+}
+
+/// What went wrong, without the path the message already names.
+fn io_cause(error: &ignore::Error) -> String {
+    match error {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => io_cause(err),
+        ignore::Error::Io(error) => error.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A symbolic link whose target does not exist.
+fn is_dangling_link(path: &Path) -> bool {
+    path.symlink_metadata()
+        .is_ok_and(|meta| meta.file_type().is_symlink())
+        && std::fs::metadata(path).is_err()
 }
 
 /// The `candidates` that hold tool definitions, in path order (read on all cores).

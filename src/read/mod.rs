@@ -127,12 +127,22 @@ const INPUT: &str = "file";
 const STDIN: &str = "standard input";
 
 /// Reads the files [`discover::Discovery`] found (standard input named `stdin_name`), each at
-/// most `max` bytes.
-pub fn read_targets(targets: &[Target], stdin_name: Option<&str>, max: u64) -> Result<Vec<Input>> {
-    targets
-        .iter()
-        .map(|target| read(target, stdin_name, max))
-        .collect()
+/// most `max` bytes: those read, and an error for each that could not be (deleted since it was
+/// found, unreadable, too large).
+pub fn read_targets(
+    targets: &[Target],
+    stdin_name: Option<&str>,
+    max: u64,
+) -> (Vec<Input>, Vec<Error>) {
+    let mut inputs = Vec::with_capacity(targets.len());
+    let mut errors = Vec::new();
+    for target in targets {
+        match read(target, stdin_name, max) {
+            Ok(input) => inputs.push(input),
+            Err(error) => errors.push(error),
+        }
+    }
+    (inputs, errors)
 }
 
 fn read(target: &Target, stdin_name: Option<&str>, max: u64) -> Result<Input> {
