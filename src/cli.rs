@@ -158,9 +158,26 @@ struct LiveArgs {
         help_heading = "Live servers"
     )]
     timeout: std::time::Duration,
+    /// The largest message a server may send, in bytes (a listing page is one message): a
+    /// larger one fails that server
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = crate::read::live::DEFAULT_MAX_MESSAGE,
+        help_heading = "Live servers"
+    )]
+    max_message_size: usize,
 }
 
 impl LiveArgs {
+    /// How long a server may take, and how much it may send at once.
+    fn limits(&self) -> crate::read::live::Limits {
+        crate::read::live::Limits {
+            timeout: self.timeout,
+            max_message: self.max_message_size,
+        }
+    }
+
     /// The servers to start, when there are any: with `--mcp`, `paths` is the command.
     fn request(
         &self,
@@ -736,7 +753,7 @@ fn lint_once(args: &LintArgs) -> Result<i32> {
     let (inputs, run_errors) = match live {
         Some(live) => {
             let session = live.session.clone();
-            let (captures, errors) = live.capture(args.live.timeout);
+            let (captures, errors) = live.capture(args.live.limits());
             if let Some(session) = &session {
                 let report = live_tokens(
                     &captures,
@@ -927,7 +944,7 @@ fn snapshot(args: SnapshotArgs) -> Result<i32> {
     };
     let names = live.names();
     crate::snapshot::refuse_collisions(names.iter().map(String::as_str))?;
-    let (captures, errors) = live.capture(args.live.timeout);
+    let (captures, errors) = live.capture(args.live.limits());
     let mut code = 0;
     if args.check {
         crate::snapshot::refuse_collisions(captures.iter().map(|capture| capture.name.as_str()))?;
@@ -1309,7 +1326,7 @@ fn tokens(args: TokensArgs) -> Result<i32> {
     }
     if let Some(live) = live {
         let session = live.session.clone();
-        let (captures, errors) = live.capture(args.live.timeout);
+        let (captures, errors) = live.capture(args.live.limits());
         let window = args.window.unwrap_or(crate::tokens::report::DEFAULT_WINDOW);
         let mut report = live_tokens(&captures, session.as_ref(), encoding, window)?;
         if let Some((name, count)) = &target {

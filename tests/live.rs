@@ -59,6 +59,14 @@ fn main() {
         ),
         ("snapshot_writes_and_checks", snapshot_writes_and_checks),
         (
+            "a_message_over_the_limit_fails_at_once",
+            a_message_over_the_limit_fails_at_once,
+        ),
+        (
+            "a_listing_that_loops_or_never_ends_fails",
+            a_listing_that_loops_or_never_ends_fails,
+        ),
+        (
             "servers_that_would_share_a_snapshot_are_refused",
             servers_that_would_share_a_snapshot_are_refused,
         ),
@@ -221,6 +229,15 @@ fn list(mode: &str, cursor: &str) -> Value {
         ("pages", _) => json!({"tools": [{"name": "epsilon", "inputSchema": {"type": "object"}}]}),
         ("many", _) => {
             json!({"tools": (0..500).map(|i| tool(&format!("tool_{i:03}"))).collect::<Vec<_>>()})
+        }
+        // Cursors that come back to one already sent.
+        ("loop", "") => json!({"tools": [tool("alpha")], "nextCursor": "a"}),
+        ("loop", "a") => json!({"tools": [tool("beta")], "nextCursor": "b"}),
+        ("loop", _) => json!({"tools": [tool("gamma")], "nextCursor": "a"}),
+        // Cursors that never end.
+        ("endless", cursor) => {
+            let page: u64 = cursor.parse().unwrap_or(0);
+            json!({"tools": [], "nextCursor": (page + 1).to_string()})
         }
         ("invalid", _) => json!({"tools": [
             tool("fine"),
@@ -702,6 +719,61 @@ fn snapshot_writes_and_checks() {
         run.stdout.contains("no snapshot of `records` yet"),
         "{}",
         run.stdout
+    );
+}
+
+/// Issue 30: a message over `--max-message-size` fails its server at once, naming it and the
+/// limit, without waiting for the timeout and without holding the message.
+fn a_message_over_the_limit_fails_at_once() {
+    let dir = scratch("too_large");
+    let server = this_server();
+    let run = toolcheck(
+        &dir,
+        "many",
+        &[
+            "lint",
+            "--mcp",
+            "--max-message-size",
+            "50000",
+            "--",
+            &server,
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.says("sent a message of more than 50000 bytes while answering `tools/list`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    // Within the limit, the same server lists its 500 tools.
+    let run = toolcheck(
+        &dir,
+        "many",
+        &["lint", "--mcp", "--format", "json", "--", &server],
+    );
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    assert_eq!(json(&run)["summary"]["tools"], 500);
+}
+
+/// Issue 30: a listing whose cursor comes back, or that goes on past 10,000 pages, is an error
+/// naming the server, not a partial listing linted as whole.
+fn a_listing_that_loops_or_never_ends_fails() {
+    let dir = scratch("cursors");
+    let server = this_server();
+    let run = toolcheck(&dir, "loop", &["lint", "--mcp", "--", &server]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.says("listed its tools in a loop: page 3 came with the cursor `a`"),
+        "{}",
+        run.stderr
+    );
+    let run = toolcheck(&dir, "endless", &["lint", "--mcp", "--", &server]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.says("still had more tools after 10000 pages of `tools/list`"),
+        "{}",
+        run.stderr
     );
 }
 

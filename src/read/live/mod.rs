@@ -23,6 +23,17 @@ use crate::error::{Error, Result};
 /// How many servers of a host config start at once.
 const AT_ONCE: usize = 2;
 
+/// The largest message a server may send by default (`--max-message-size`): as large as the
+/// largest file toolcheck reads by default (`max-file-size`).
+pub const DEFAULT_MAX_MESSAGE: usize = 32 << 20;
+
+/// What a server may take: time for each answer, and bytes for each message.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub timeout: Duration,
+    pub max_message: usize,
+}
+
 /// A server to start: a command, or (later) a URL.
 #[derive(Debug, Clone)]
 pub struct Server {
@@ -172,10 +183,10 @@ impl Request {
 
     /// Starts every server and lists its tools: the captures, and an error per server that
     /// could not be listed (with those of the config).
-    pub fn capture(self, timeout: Duration) -> (Vec<Capture>, Vec<Error>) {
+    pub fn capture(self, limits: Limits) -> (Vec<Capture>, Vec<Error>) {
         let mut errors = self.errors;
         let mut captures = Vec::new();
-        for result in capture_all(&self.servers, timeout) {
+        for result in capture_all(&self.servers, limits) {
             match result {
                 Ok(capture) => captures.push(capture),
                 Err(error) => errors.push(error),
@@ -187,7 +198,7 @@ impl Request {
 
 /// Starts each server (a few at a time), lists its tools and stops it; results in the order
 /// of `servers`.
-pub fn capture_all(servers: &[Server], timeout: Duration) -> Vec<Result<Capture>> {
+pub fn capture_all(servers: &[Server], limits: Limits) -> Vec<Result<Capture>> {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -211,7 +222,7 @@ pub fn capture_all(servers: &[Server], timeout: Duration) -> Vec<Result<Capture>
                     loop {
                         let next = queue.lock().ok().and_then(|mut queue| queue.pop_front());
                         let Some((index, server)) = next else { break };
-                        done.push((index, capture(&server, timeout).await));
+                        done.push((index, capture(&server, limits).await));
                     }
                     done
                 })
@@ -266,9 +277,9 @@ pub(crate) async fn first<A: Future, B: Future>(a: A, b: B) -> Either<A::Output,
     .await
 }
 
-async fn capture(server: &Server, timeout: Duration) -> Result<Capture> {
+async fn capture(server: &Server, limits: Limits) -> Result<Capture> {
     match &server.launch {
-        Launch::Command { .. } => stdio::capture(server, timeout).await,
+        Launch::Command { .. } => stdio::capture(server, limits).await,
         Launch::Url { url, .. } => Err(Error::new(format!(
             "`{}`: servers over HTTP are not supported yet ({url})",
             server.label()

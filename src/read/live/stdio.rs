@@ -16,11 +16,11 @@ use rmcp::ServiceExt;
 use rmcp::model::{ClientConfig, Implementation, PaginatedRequestParams};
 use rmcp::service::ServiceError;
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 use tokio::process::{Child, Command};
 use tokio::sync::Notify;
 
-use super::{Capture, Either, Inherit, Launch, Server, first, merge_pages, seconds};
+use super::{Capture, Either, Inherit, Launch, Limits, Server, first, merge_pages, seconds};
 use crate::error::{Error, Result};
 
 /// How long a server may take to exit once its standard input is closed.
@@ -29,7 +29,7 @@ const GRACE: Duration = Duration::from_secs(2);
 const STDERR_LINES: usize = 20;
 /// Longer lines of standard error are cut (a minified stack trace is one line).
 const STDERR_LINE_CHARS: usize = 300;
-/// A server whose cursors never end is stopped after this many pages.
+/// A listing of more pages than this fails: a server whose cursors never end.
 const MAX_PAGES: usize = 10_000;
 
 /// toolcheck's side of the handshake: its name, no capabilities (it only lists).
@@ -44,7 +44,8 @@ impl rmcp::ClientHandler for Client {
     }
 }
 
-pub(super) async fn capture(server: &Server, timeout: Duration) -> Result<Capture> {
+pub(super) async fn capture(server: &Server, limits: Limits) -> Result<Capture> {
+    let timeout = limits.timeout;
     let Launch::Command {
         program,
         args,
@@ -86,7 +87,7 @@ pub(super) async fn capture(server: &Server, timeout: Duration) -> Result<Captur
         .stderr
         .take()
         .map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
-    let wire = Arc::new(Wire::default());
+    let wire = Arc::new(Wire::new(limits.max_message));
     let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
         group.stop(&mut child).await;
         return Err(Error::new(format!(
@@ -97,7 +98,7 @@ pub(super) async fn capture(server: &Server, timeout: Duration) -> Result<Captur
         inner: stdout,
         wire: wire.clone(),
     };
-    let listed = list(server, tee, stdin, &wire, timeout).await;
+    let listed = list(server, tee, stdin, &wire, limits).await;
     // The client is gone: the server's standard input is closed.
     let status = group.stop(&mut child).await;
     if listed.is_err()
@@ -127,6 +128,12 @@ enum Failure {
     /// A line that is a JSON-RPC message but not JSON: linted as it is, under the server's
     /// name when it said one.
     Broken(String, Option<String>),
+    /// A message over the size limit, during this request.
+    TooLarge(&'static str, usize),
+    /// The listing's cursors came back to one already followed, at this page.
+    CursorLoop(String, usize),
+    /// The listing went on past [`MAX_PAGES`].
+    TooManyPages,
 }
 
 impl Failure {
@@ -162,6 +169,28 @@ impl Failure {
                 )
             }
             Failure::Broken(..) => Error::new(format!("`{label}` sent a line that is not JSON")),
+            // What the server sent says it all: no standard error with these.
+            Failure::TooLarge(request, max) => {
+                return Error::new(format!(
+                    "`{label}` sent a message of more than {max} bytes while answering `{request}`"
+                ))
+                .with_help(
+                    "raise the limit with `--max-message-size BYTES` if the server is right",
+                );
+            }
+            Failure::CursorLoop(cursor, page) => {
+                return Error::new(format!(
+                    "`{label}` listed its tools in a loop: page {page} came with the cursor \
+                     `{cursor}`, which an earlier page had sent"
+                ))
+                .with_help("the server's `nextCursor` must move on, and end (toolcheck lints no partial listing)");
+            }
+            Failure::TooManyPages => {
+                return Error::new(format!(
+                    "`{label}` still had more tools after {MAX_PAGES} pages of `tools/list`"
+                ))
+                .with_help("toolcheck lints no partial listing: the server's cursors must end");
+            }
         };
         let lines = stderr.lines();
         if lines.is_empty() {
@@ -193,7 +222,7 @@ async fn list<R, W>(
     read: R,
     write: W,
     wire: &Wire,
-    timeout: Duration,
+    limits: Limits,
 ) -> std::result::Result<Capture, Failure>
 where
     R: AsyncRead + Send + Unpin + 'static,
@@ -201,7 +230,11 @@ where
 {
     const INITIALIZE: &str = "initialize";
     const LIST: &str = "tools/list";
-    let client = match step(INITIALIZE, wire, timeout, Client.serve((read, write))).await? {
+    let timeout = limits.timeout;
+    // The SDK drops a longer line without a word, and waits; the wire reports it first.
+    let transport = rmcp::transport::async_rw::AsyncRwTransport::new_client(read, write)
+        .with_max_line_length(limits.max_message.saturating_add(1));
+    let client = match step(INITIALIZE, wire, timeout, Client.serve(transport)).await? {
         Ok(client) => client,
         Err(error) => {
             return Err(match error {
@@ -229,6 +262,7 @@ where
     let instructions = info.as_ref().and_then(|info| info.instructions.clone());
     let mut pages = Vec::new();
     let mut cursor: Option<String> = None;
+    let mut followed: std::collections::HashSet<String> = std::collections::HashSet::new();
     loop {
         let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
         let answer = step(LIST, wire, timeout, client.list_tools(Some(params)))
@@ -270,10 +304,21 @@ where
                 .map(Value::take)
                 .unwrap_or(Value::Null),
         );
-        if next.is_none() || next == cursor || pages.len() >= MAX_PAGES {
+        let Some(next) = next else {
             break;
+        };
+        let failure = if !followed.insert(next.clone()) {
+            Some(Failure::CursorLoop(next.clone(), pages.len()))
+        } else if pages.len() >= MAX_PAGES {
+            Some(Failure::TooManyPages)
+        } else {
+            None
+        };
+        if let Some(failure) = failure {
+            let _ = client.cancel().await;
+            return Err(failure);
         }
-        cursor = next;
+        cursor = Some(next);
     }
     let _ = client.cancel().await;
     Ok(Capture::new(name, instructions, merge_pages(pages)))
@@ -289,8 +334,8 @@ async fn step<T>(
 ) -> std::result::Result<T, Failure> {
     let broken = async {
         loop {
-            if let Some(line) = wire.broken() {
-                return line;
+            if let Some(wrong) = wire.wrong() {
+                return wrong;
             }
             wire.notify.notified().await;
         }
@@ -298,7 +343,8 @@ async fn step<T>(
     match tokio::time::timeout(timeout, first(future, broken)).await {
         Err(_) => Err(Failure::Timeout(request)),
         Ok(Either::Left(value)) => Ok(value),
-        Ok(Either::Right(line)) => Err(Failure::Broken(line, None)),
+        Ok(Either::Right(Wrong::Broken(line))) => Err(Failure::Broken(line, None)),
+        Ok(Either::Right(Wrong::TooLarge(max))) => Err(Failure::TooLarge(request, max)),
     }
 }
 
@@ -319,11 +365,12 @@ fn cannot_start(name: Option<&str>, program: &str, error: &io::Error) -> Error {
 }
 
 /// What the server wrote to its standard output, as toolcheck needs it: the responses to
-/// requests, in order, and the first JSON-RPC line that is not JSON.
-#[derive(Default)]
+/// requests, in order, and the first thing wrong with it: a JSON-RPC line that is not JSON, or
+/// a message over the size limit (never held whole: past the limit, nothing more is kept).
 struct Wire {
     state: Mutex<WireState>,
     notify: Notify,
+    max_message: usize,
 }
 
 #[derive(Default)]
@@ -332,18 +379,37 @@ struct WireState {
     partial: Vec<u8>,
     responses: Vec<Value>,
     broken: Option<String>,
+    too_large: bool,
+}
+
+/// What is wrong with what a server sent.
+enum Wrong {
+    Broken(String),
+    TooLarge(usize),
 }
 
 impl Wire {
+    fn new(max_message: usize) -> Wire {
+        Wire {
+            state: Mutex::default(),
+            notify: Notify::new(),
+            max_message,
+        }
+    }
+
+    fn wrong(&self) -> Option<Wrong> {
+        let state = self.state.lock().ok()?;
+        if state.too_large {
+            return Some(Wrong::TooLarge(self.max_message));
+        }
+        state.broken.clone().map(Wrong::Broken)
+    }
+
     fn take_responses(&self) -> Vec<Value> {
         self.state
             .lock()
             .map(|mut state| std::mem::take(&mut state.responses))
             .unwrap_or_default()
-    }
-
-    fn broken(&self) -> Option<String> {
-        self.state.lock().ok()?.broken.clone()
     }
 
     /// Takes in bytes as they are read; each complete line once.
@@ -355,9 +421,17 @@ impl Wire {
             partial,
             responses,
             broken,
+            too_large,
         } = &mut *state;
+        if *too_large {
+            return;
+        }
         let mut broke = false;
         while let Some(end) = bytes.iter().position(|byte| *byte == b'\n') {
+            if partial.len().saturating_add(end) > self.max_message {
+                *too_large = true;
+                break;
+            }
             let line = if partial.is_empty() {
                 &bytes[..end]
             } else {
@@ -375,7 +449,15 @@ impl Wire {
             partial.clear();
             bytes = &bytes[end + 1..];
         }
-        partial.extend_from_slice(bytes);
+        if !*too_large && partial.len().saturating_add(bytes.len()) > self.max_message {
+            *too_large = true;
+        }
+        if *too_large {
+            *partial = Vec::new();
+            broke = true;
+        } else {
+            partial.extend_from_slice(bytes);
+        }
         drop(state);
         if broke {
             self.notify.notify_one();
@@ -450,20 +532,46 @@ impl<R: AsyncRead + Unpin> AsyncRead for Tee<R> {
 struct Tail(Arc<Mutex<VecDeque<String>>>);
 
 impl Tail {
-    async fn collect(self, pipe: tokio::process::ChildStderr) {
-        let mut lines = BufReader::new(pipe).lines();
-        while let Ok(Some(line)) = lines.next_line().await {
-            let mut line = line.trim_end().to_string();
-            if let Some((cut, _)) = line.char_indices().nth(STDERR_LINE_CHARS) {
-                line.truncate(cut);
-                line.push('…');
-            }
-            if let Ok(mut tail) = self.0.lock() {
-                if tail.len() == STDERR_LINES {
-                    tail.pop_front();
+    /// Keeps the last lines, each cut to [`STDERR_LINE_CHARS`]: what a line holds past that is
+    /// never kept, however long it runs (a server may write without end).
+    async fn collect(self, mut pipe: tokio::process::ChildStderr) {
+        let keep = STDERR_LINE_CHARS * 4;
+        let mut line: Vec<u8> = Vec::new();
+        let mut buffer = vec![0u8; 8192];
+        loop {
+            let read = match pipe.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(read) => read,
+            };
+            for chunk in buffer[..read].split_inclusive(|byte| *byte == b'\n') {
+                let (text, ends) = match chunk.strip_suffix(b"\n") {
+                    Some(text) => (text, true),
+                    None => (chunk, false),
+                };
+                let room = keep.saturating_sub(line.len());
+                line.extend_from_slice(&text[..text.len().min(room)]);
+                if ends {
+                    self.push(&line);
+                    line.clear();
                 }
-                tail.push_back(line);
             }
+        }
+        if !line.is_empty() {
+            self.push(&line);
+        }
+    }
+
+    fn push(&self, bytes: &[u8]) {
+        let mut line = String::from_utf8_lossy(bytes).trim_end().to_string();
+        if let Some((cut, _)) = line.char_indices().nth(STDERR_LINE_CHARS) {
+            line.truncate(cut);
+            line.push('…');
+        }
+        if let Ok(mut tail) = self.0.lock() {
+            if tail.len() == STDERR_LINES {
+                tail.pop_front();
+            }
+            tail.push_back(line);
         }
     }
 
