@@ -59,6 +59,10 @@ fn main() {
         ),
         ("snapshot_writes_and_checks", snapshot_writes_and_checks),
         (
+            "a_detached_helper_ends_with_toolcheck_on_exit_sigterm_and_sighup",
+            a_detached_helper_ends_with_toolcheck_on_exit_sigterm_and_sighup,
+        ),
+        (
             "a_message_over_the_limit_fails_at_once",
             a_message_over_the_limit_fails_at_once,
         ),
@@ -133,6 +137,12 @@ fn serve(mode: &str) -> ! {
     match mode {
         "slow" => {
             start_grandchild();
+            std::thread::sleep(Duration::from_secs(60));
+            std::process::exit(0);
+        }
+        "detach" => start_detached(),
+        "detach_slow" => {
+            start_detached();
             std::thread::sleep(Duration::from_secs(60));
             std::process::exit(0);
         }
@@ -249,6 +259,27 @@ fn list(mode: &str, cursor: &str) -> Value {
 
 fn start_grandchild() {
     if let Ok(child) = Command::new("sleep").arg("60").spawn() {
+        record_pid(child.id());
+    }
+}
+
+/// A helper that leaves the server's process group and session (`setsid`), as a daemon or a
+/// local settings page does: ending the server's group does not reach it.
+fn start_detached() {
+    let mut command = Command::new("sleep");
+    command.arg("60");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: `setsid` is async-signal-safe and touches no memory.
+        unsafe {
+            command.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            });
+        }
+    }
+    if let Ok(child) = command.spawn() {
         record_pid(child.id());
     }
 }
@@ -720,6 +751,52 @@ fn snapshot_writes_and_checks() {
         "{}",
         run.stdout
     );
+}
+
+/// Issue 30: a server's helper that detached itself (a session of its own) ends with
+/// toolcheck: after a clean run, and when toolcheck is terminated (`SIGTERM`, a CI cancel) or
+/// hung up on (`SIGHUP`) during the listing, with the signal's exit code.
+fn a_detached_helper_ends_with_toolcheck_on_exit_sigterm_and_sighup() {
+    let dir = scratch("detached");
+    let server = this_server();
+    // `toolcheck` checks that no recorded process outlived the run.
+    let run = toolcheck(&dir, "detach", &["lint", "--mcp", "--", &server]);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    #[cfg(target_os = "linux")]
+    for (signal, code, said) in [
+        (libc::SIGTERM, 143, "terminated: the servers were stopped"),
+        (libc::SIGHUP, 129, "hung up: the servers were stopped"),
+    ] {
+        let pids = dir.join("pids");
+        let _ = std::fs::remove_file(&pids);
+        let child = Command::new(env!("CARGO_BIN_EXE_toolcheck"))
+            .args(["lint", "--mcp", "--", &server])
+            .current_dir(&dir)
+            .env(MODE, "detach_slow")
+            .env(PIDS, &pids)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The server and its helper are running.
+        let started = Instant::now();
+        while std::fs::read_to_string(&pids).map_or(0, |text| text.lines().count()) < 2 {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "the server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let id = i32::try_from(child.id()).unwrap();
+        // SAFETY: plain integers.
+        unsafe { libc::kill(id, signal) };
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "{stderr}");
+        assert!(stderr.contains(said), "{stderr}");
+        assert_no_survivors(&pids);
+    }
 }
 
 /// Issue 30: a message over `--max-message-size` fails its server at once, naming it and the

@@ -199,6 +199,9 @@ impl Request {
 /// Starts each server (a few at a time), lists its tools and stops it; results in the order
 /// of `servers`.
 pub fn capture_all(servers: &[Server], limits: Limits) -> Vec<Result<Capture>> {
+    // What a server starts and detaches from it (a helper in a session of its own) comes back
+    // to toolcheck when its parent exits, to be ended with the rest.
+    stdio::adopt_orphans();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -247,17 +250,21 @@ pub fn capture_all(servers: &[Server], limits: Limits) -> Vec<Result<Capture>> {
             })
             .collect()
     };
-    runtime.block_on(async {
-        match first(work, tokio::signal::ctrl_c()).await {
+    let results = runtime.block_on(async {
+        match first(work, stdio::stop_signal()).await {
             Either::Left(results) => results,
-            // Interrupted: no server outlives toolcheck.
-            Either::Right(_) => {
+            // Interrupted, terminated or hung up: no server outlives toolcheck.
+            Either::Right((signal, what)) => {
                 stdio::end_all();
-                eprintln!("interrupted: the servers were stopped");
-                std::process::exit(130);
+                stdio::end_orphans();
+                eprintln!("{what}: the servers were stopped");
+                std::process::exit(128 + signal);
             }
         }
-    })
+    });
+    drop(runtime);
+    stdio::end_orphans();
+    results
 }
 
 pub(crate) enum Either<A, B> {

@@ -602,6 +602,117 @@ pub(super) fn end_all() {
     }
 }
 
+/// The first of the signals that end a run (`SIGINT`, `SIGTERM`, `SIGHUP`): its number, and
+/// what to say of it.
+pub(super) async fn stop_signal() -> (i32, &'static str) {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+        (2, "interrupted")
+    };
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let on = |kind: SignalKind, number: i32, what: &'static str| {
+            let listener = signal(kind).ok();
+            async move {
+                match listener {
+                    Some(mut listener) => {
+                        listener.recv().await;
+                        (number, what)
+                    }
+                    // Not listened to: this one never comes.
+                    None => std::future::pending().await,
+                }
+            }
+        };
+        let others = super::first(
+            on(SignalKind::terminate(), libc::SIGTERM, "terminated"),
+            on(SignalKind::hangup(), libc::SIGHUP, "hung up"),
+        );
+        match super::first(interrupt, others).await {
+            super::Either::Left(stop) => stop,
+            super::Either::Right(super::Either::Left(stop) | super::Either::Right(stop)) => stop,
+        }
+    }
+    #[cfg(not(unix))]
+    interrupt.await
+}
+
+/// Makes toolcheck the parent of every orphan below it (Linux: a child subreaper), so that a
+/// server's helper that detached itself (`setsid`, a daemon's double fork) can be ended.
+pub(super) fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `prctl` with these arguments reads and writes no memory of ours.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
+/// Ends the processes left as toolcheck's children once its servers are stopped: descendants
+/// that detached from a server's group and came back through [`adopt_orphans`]. Each is asked
+/// to stop, then killed, and reaped; one that cannot be ended is named.
+pub(super) fn end_orphans() {
+    #[cfg(target_os = "linux")]
+    {
+        let mut left = children();
+        if left.is_empty() {
+            return;
+        }
+        for &pid in &left {
+            // SAFETY: plain integers.
+            unsafe { libc::kill(pid, libc::SIGTERM) };
+        }
+        for round in 0..60 {
+            left.retain(|&pid| !reaped(pid));
+            if left.is_empty() {
+                return;
+            }
+            if round == 40 {
+                for &pid in &left {
+                    // SAFETY: plain integers.
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        for pid in left {
+            eprintln!(
+                "warning: process {pid}, started by a server and detached from it, could not be \
+                 ended"
+            );
+        }
+    }
+}
+
+/// toolcheck's child processes, from `/proc`.
+#[cfg(target_os = "linux")]
+fn children() -> Vec<i32> {
+    let me = std::process::id().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // `pid (comm) state ppid ...`: the fields after the last `)`.
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                == Some(me.as_str())
+        })
+        .collect()
+}
+
+/// Whether the child `pid` has exited (and is now reaped).
+#[cfg(target_os = "linux")]
+fn reaped(pid: i32) -> bool {
+    let mut status = 0;
+    // SAFETY: `status` is a valid place for the exit status.
+    let waited = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+    waited == pid || waited == -1
+}
+
 /// The server's process group (its own: `process_group(0)`), so that what it started ends too.
 struct Group {
     #[cfg(unix)]
