@@ -545,19 +545,28 @@ fn print_error(error: &Error) {
     };
     let handler = render::human::handler(style);
     let mut out = String::new();
-    let mut count = 0;
-    for error in error.all() {
-        if count > 0 {
+    let count = error.all().count();
+    for (index, error) in error.all().take(MAX_ERRORS_SHOWN).enumerate() {
+        if index > 0 {
             out.push('\n');
         }
         let _ = handler.render_report(&mut out, error);
-        count += 1;
+    }
+    if count > MAX_ERRORS_SHOWN {
+        out.push_str(&format!(
+            "\n… and {} more, not shown: fix these and run again\n",
+            count - MAX_ERRORS_SHOWN
+        ));
     }
     if count > 1 {
         out.push_str(&format!("\n{count} errors in the configuration\n"));
     }
     eprint!("{out}");
 }
+
+/// The most errors of one kind a run prints (a generated config can hold thousands of wrong
+/// names): the first ones, then how many more.
+const MAX_ERRORS_SHOWN: usize = 50;
 
 fn run(cli: Cli) -> Result<i32> {
     match cli.command {

@@ -375,3 +375,30 @@ fn init_example_beside_an_existing_config_writes_the_example_only() {
     assert_eq!(code, 2);
     assert!(stderr.contains("already exist"), "{stderr}");
 }
+
+/// Issue 30: a config with thousands of wrong rule names (a generated one) prints the first
+/// 50 errors, how many more there are, and the total: not megabytes of the same error.
+#[test]
+fn thousands_of_config_errors_print_the_first_fifty() {
+    let dir = common::scratch("usage_many_errors");
+    let names: Vec<String> = (0..2000).map(|i| format!("NOPE{i}")).collect();
+    std::fs::write(
+        dir.join("toolcheck.yaml"),
+        format!("rules:\n  select: [{}]\n", names.join(", ")),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("a.tool.yaml"),
+        "name: a\ndescription: Add. Not for b.\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = common::run(&dir, &["lint", "a.tool.yaml"], None);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.matches("unknown rule `NOPE").count(), 50, "{stderr}");
+    assert!(stderr.contains("… and 1950 more, not shown"), "{stderr}");
+    assert!(
+        stderr.contains("2000 errors in the configuration"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 50_000, "{} bytes", stderr.len());
+}

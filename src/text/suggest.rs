@@ -5,9 +5,12 @@ pub fn did_you_mean<'a>(
     input: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let limit = (input.chars().count() / 3).max(1);
+    let length = input.chars().count();
+    let limit = (length / 3).max(1);
     candidates
         .into_iter()
+        // Lengths further apart than the limit are at least that far apart: no need to count.
+        .filter(|candidate| candidate.chars().count().abs_diff(length) <= limit)
         .map(|candidate| (edit_distance(input, candidate), candidate))
         .filter(|&(distance, _)| distance <= limit)
         .min_by_key(|&(distance, _)| distance)
