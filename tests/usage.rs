@@ -402,3 +402,34 @@ fn thousands_of_config_errors_print_the_first_fifty() {
     );
     assert!(stderr.len() < 50_000, "{} bytes", stderr.len());
 }
+
+/// Issue 30: a list of more than 10,000 globs (each compiled and tried on every file) is an
+/// error at the list, not hundreds of megabytes.
+#[test]
+fn a_list_of_too_many_globs_is_an_error() {
+    let dir = common::scratch("usage_many_globs");
+    let globs: Vec<String> = (0..10_001).map(|i| format!("dir{i}/*.yaml")).collect();
+    std::fs::write(
+        dir.join("a.tool.yaml"),
+        "name: a\ndescription: Add. Not for b.\n",
+    )
+    .unwrap();
+    for config in [
+        format!("include: [{}]\n", globs.join(", ")),
+        format!(
+            "rules:\n  per-file-ignores:\n{}",
+            globs
+                .iter()
+                .map(|glob| format!("    \"{glob}\": [TC209]\n"))
+                .collect::<String>()
+        ),
+    ] {
+        std::fs::write(dir.join("toolcheck.yaml"), config).unwrap();
+        let (code, _, stderr) = common::run(&dir, &["lint", "a.tool.yaml"], None);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("10001 globs in one list, more than 10000"),
+            "{stderr}"
+        );
+    }
+}

@@ -209,6 +209,9 @@ impl Config {
     }
 }
 
+/// The most globs one list (`include`, `exclude`, `per-file-ignores`) may hold.
+const MAX_GLOBS: usize = 10_000;
+
 /// Reads config nodes. A node of the wrong type is recorded as an error at the node and read
 /// as absent, so that one run reports every mistake of the file.
 struct Reader<'a> {
@@ -321,11 +324,32 @@ impl Reader<'_> {
 
     /// A list of globs; one that does not compile is an error at its item.
     fn globs(&self, node: &Node) -> Vec<String> {
+        if !self.few_globs(node, node.as_array().map_or(0, <[Node]>::len)) {
+            return Vec::new();
+        }
         self.strings(node)
             .into_iter()
             .filter(|glob| self.check_glob(glob, &glob.value))
             .map(|glob| glob.value)
             .collect()
+    }
+
+    /// Whether a list of `count` globs is within [`MAX_GLOBS`]; records the error when not
+    /// (each glob is compiled on its own and tried on every file: tens of thousands take
+    /// hundreds of megabytes).
+    fn few_globs(&self, node: &Node, count: usize) -> bool {
+        if count <= MAX_GLOBS {
+            return true;
+        }
+        self.push(
+            Error::at(
+                self.file,
+                node.span.clone(),
+                format!("{count} globs in one list, more than {MAX_GLOBS}"),
+            )
+            .with_help("fewer, wider globs match the same files (`tools/**/*.tool.yaml`)"),
+        );
+        false
     }
 
     /// Whether `glob` (the glob part of `written`) compiles; records the error when not.
@@ -382,7 +406,11 @@ impl Reader<'_> {
                     }
                 }
                 "per-file-ignores" => {
-                    for pattern in self.object(&entry.value) {
+                    let patterns = self.object(&entry.value);
+                    if !self.few_globs(&entry.value, patterns.len()) {
+                        continue;
+                    }
+                    for pattern in patterns {
                         let key = spanned_key(pattern);
                         let glob = key
                             .value
