@@ -433,3 +433,33 @@ fn a_list_of_too_many_globs_is_an_error() {
         );
     }
 }
+
+/// Issue 30: a word list of more than 1,000 phrases is refused before it is compiled (100,000
+/// words took 385 MB only to find the regex too large), for a rule written in Rust and for
+/// one whose phrases may name the tool.
+#[test]
+fn a_word_list_of_too_many_phrases_is_an_error() {
+    let dir = common::scratch("usage_many_words");
+    let words: Vec<String> = (0..1001).map(|i| format!("word{i}")).collect();
+    std::fs::write(
+        dir.join("a.tool.yaml"),
+        "name: a\ndescription: Add. Not for b.\n",
+    )
+    .unwrap();
+    for rule in ["absolute-words", "missing-anti-trigger"] {
+        std::fs::write(
+            dir.join("toolcheck.yaml"),
+            format!(
+                "rules:\n  options:\n    {rule}: {{ words: [{}] }}\n",
+                words.join(", ")
+            ),
+        )
+        .unwrap();
+        let (code, _, stderr) = common::run(&dir, &["lint", "a.tool.yaml"], None);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("1001 phrases, more than 1000"),
+            "{rule}: {stderr}"
+        );
+    }
+}

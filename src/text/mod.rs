@@ -24,8 +24,29 @@ pub struct Phrases {
     unnamed: Regex,
 }
 
+/// The most phrases one list may hold: a longer list is refused before it is compiled (100,000
+/// words took 385 MB only to find the regex too large).
+pub const MAX_PHRASES: usize = 1_000;
+
+/// Whether a phrase list is within [`MAX_PHRASES`], and the error when not.
+pub fn few_phrases(phrases: &[String]) -> Result<(), String> {
+    if phrases.len() > MAX_PHRASES {
+        return Err(format!(
+            "{} phrases, more than {MAX_PHRASES}",
+            phrases.len()
+        ));
+    }
+    Ok(())
+}
+
 impl Phrases {
-    pub fn new(phrases: &[String], case_sensitive: bool) -> Result<Phrases, regex::Error> {
+    /// `phrases` compiled; the error says why not (too many, or a regex too large).
+    pub fn new(phrases: &[String], case_sensitive: bool) -> Result<Phrases, String> {
+        few_phrases(phrases)?;
+        Phrases::compile(phrases, case_sensitive).map_err(|error| error.to_string())
+    }
+
+    fn compile(phrases: &[String], case_sensitive: bool) -> Result<Phrases, regex::Error> {
         let names_tool = phrases.iter().any(|phrase| phrase.contains("{name}"));
         let unnamed: Vec<String> = phrases
             .iter()

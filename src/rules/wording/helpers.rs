@@ -23,6 +23,8 @@ impl<'de> Deserialize<'de> for Words {
         if words.iter().all(|word| word.trim().is_empty()) {
             return Err(serde::de::Error::custom("give at least one word or phrase"));
         }
+        text::few_phrases(&words)
+            .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))?;
         text::phrases_regex(&words, "", false)
             .map(Words)
             .map_err(|error| serde::de::Error::custom(format!("invalid words: {error}")))
