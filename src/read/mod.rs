@@ -107,9 +107,24 @@ pub fn read_text(path: &Path, what: &str) -> Result<String> {
 }
 
 /// Up to `max` bytes of `reader`; `None` when there are more (a file that grew, or a stream).
-fn read_at_most(reader: impl Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
-    let mut bytes = Vec::new();
-    reader.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+/// The buffer grows by half at a time and never past `max` + 1 bytes: doubling it would hold
+/// three times `max` at once while refusing a stream that never ends.
+fn read_at_most(mut reader: impl Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let limit = usize::try_from(max.saturating_add(1)).unwrap_or(usize::MAX);
+    let mut bytes: Vec<u8> = Vec::new();
+    while bytes.len() < limit {
+        let room = limit - bytes.len();
+        bytes.reserve_exact(room.min((bytes.len() / 2).max(64 << 10)));
+        // Into the spare capacity only: `read_to_end` on a `take` of it never grows the buffer.
+        let spare = bytes.capacity().min(limit) - bytes.len();
+        let read = reader
+            .by_ref()
+            .take(spare as u64)
+            .read_to_end(&mut bytes)?;
+        if read < spare {
+            break;
+        }
+    }
     Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 
@@ -161,5 +176,23 @@ fn read(target: &Target, stdin_name: Option<&str>, max: u64) -> Result<Input> {
                 bytes,
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stream is read up to `max` bytes into a buffer that never grows past `max` + 1.
+    #[test]
+    fn a_stream_is_read_whole_up_to_max_and_refused_past_it() {
+        let data = vec![7u8; 300_000];
+        let read = read_at_most(&data[..], 300_000).unwrap().unwrap();
+        assert_eq!(read, data);
+        assert!(read.capacity() <= 300_001, "{}", read.capacity());
+        assert_eq!(read_at_most(&data[..], 299_999).unwrap(), None);
+        assert_eq!(read_at_most(&b""[..], 10).unwrap(), Some(Vec::new()));
+        // An endless stream is refused after max + 1 bytes.
+        assert_eq!(read_at_most(std::io::repeat(0), 1 << 20).unwrap(), None);
     }
 }
