@@ -16,7 +16,16 @@ bench/.cache/hostile); bench/hostile.sh lints each one. Deterministic; nothing h
   deep-keys.yaml          250 keys of 8 KiB, each inside the one before (2 MB), no alias
   deep-keys.json          the same in JSON
   deep-tool.json          a tool whose schema nests 125 properties of 16 KiB names (2 MB)
+  letters-2mb.json        a description of 2,000,000 random letters: one pre-token (issue 30)
+  letters-30mb.json       the same, 30,000,000 letters
+  tools-100k.json         100,000 small tools (issue 30)
+  sentence-20mb.json      a 20 MB description without a sentence end (issue 30)
+  config-unknown-94k/     a toolcheck.yaml selecting 94,000 unknown rules, and one tool
+  config-include-50k/     a toolcheck.yaml with 50,000 include globs
+  config-pfi-50k/         a toolcheck.yaml with 50,000 per-file-ignores
+  config-words-100k/      a toolcheck.yaml giving absolute-words 100,000 words
 """
+import random
 import json
 import os
 import sys
@@ -99,6 +108,31 @@ def main():
         schema = {"type": "object", "properties": {name: schema}}
     write("deep-tool.json", json.dumps({
         "name": "deep", "description": "Find pages. Not for writes.", "inputSchema": schema}))
+
+    letters = random.Random(1)
+    for name, size in (("letters-2mb.json", 2_000_000), ("letters-30mb.json", 30_000_000)):
+        text = "".join(letters.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(size))
+        write(name, json.dumps(tool(text)))
+    write("tools-100k.json", json.dumps({"tools": [
+        {"name": f"tool_{i}", "description": "Find a page. Not for writes.",
+         "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}
+        for i in range(100_000)]}))
+    write("sentence-20mb.json", json.dumps(tool("word, " * 3_333_333)))
+    manifest = "name: a\ndescription: Add numbers. Not for text.\n"
+    configs = {
+        "config-unknown-94k": "rules:\n  select: [" + ", ".join(
+            f"NOPE{i}" for i in range(94_000)) + "]\n",
+        "config-include-50k": "include: [" + ", ".join(
+            f"dir{i}/**/*.tool.yaml" for i in range(50_000)) + ', "*.tool.yaml"]\n',
+        "config-pfi-50k": "rules:\n  per-file-ignores:\n" + "".join(
+            f'    "dir{i}/*.yaml": [TC209]\n' for i in range(50_000)),
+        "config-words-100k": "rules:\n  options:\n    absolute-words: { words: [" + ", ".join(
+            f"word{i}" for i in range(100_000)) + "] }\n",
+    }
+    for name, config in configs.items():
+        (OUT / name).mkdir(exist_ok=True)
+        write(f"{name}/toolcheck.yaml", config)
+        write(f"{name}/a.tool.yaml", manifest)
 
 
 main()

@@ -35,6 +35,14 @@ cases=(
   "deep-keys-yaml json $DIR/deep-keys.yaml"
   "deep-keys-json json $DIR/deep-keys.json"
   "deep-tool json $DIR/deep-tool.json"
+  "letters-2mb json $DIR/letters-2mb.json"
+  "letters-30mb json $DIR/letters-30mb.json"
+  "tools-100k json $DIR/tools-100k.json"
+  "sentence-20mb json $DIR/sentence-20mb.json"
+  "config-unknown-94k json $DIR/config-unknown-94k/a.tool.yaml"
+  "config-include-50k json $DIR/config-include-50k/a.tool.yaml"
+  "config-pfi-50k json $DIR/config-pfi-50k/a.tool.yaml"
+  "config-words-100k json $DIR/config-words-100k/a.tool.yaml"
 )
 
 echo "| input | format | size | $(printf '%s | ' "$@")allowed |"
@@ -45,11 +53,17 @@ for case in "${cases[@]}"; do
   [ -e "$path" ] || continue
   size=$(stat -L -c %s "$path" 2>/dev/null || echo 0)
   [ -f "$path" ] || size=0
+  # A config case: its toolcheck.yaml is the input that counts.
+  config=(--no-config)
+  if [[ $name == config-* ]]; then
+    config=(--config "$(dirname "$path")/toolcheck.yaml")
+    size=$(stat -L -c %s "$(dirname "$path")/toolcheck.yaml")
+  fi
   row="| $name | $format | $((size / 1024)) KiB |"
   for bin in "$@"; do
     best=""; peak=0; code=""
     for _ in 1 2 3; do
-      /usr/bin/time -f "%e %M %x" -o "$out" "$bin" lint --no-config --format "$format" "$path" \
+      /usr/bin/time -f "%e %M %x" -o "$out" "$bin" lint "${config[@]}" --format "$format" "$path" \
         > /dev/null 2>&1
       read -r wall rss code < <(tail -1 "$out")
       if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then best=$wall; fi
