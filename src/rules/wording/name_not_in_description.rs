@@ -45,11 +45,12 @@ impl Rule for NameNotInDescription {
             .split(|c: char| !c.is_alphanumeric())
             .filter(|word| !word.is_empty())
             .map(str::to_lowercase);
-        let stems: HashSet<String> = words(text)
-            .into_iter()
-            .chain(whole)
-            .map(|word| stem(&word))
-            .collect();
+        // Only the distinct stems are kept: a sentence can be megabytes of the same words.
+        let mut stems: HashSet<String> = HashSet::new();
+        each_word(text, |word| {
+            stems.insert(stem(&word));
+        });
+        stems.extend(whole.map(|word| stem(&word)));
         if name_words.iter().any(|word| mentioned(word, &stems)) {
             return;
         }
@@ -89,32 +90,39 @@ fn mentioned(word: &str, stems: &HashSet<String>) -> bool {
 /// and digits.
 fn words(text: &str) -> Vec<String> {
     let mut found = Vec::new();
+    each_word(text, |word| found.push(word));
+    found
+}
+
+/// [`words`], one at a time, holding no more than the word being read.
+fn each_word(text: &str, mut found: impl FnMut(String)) {
     let mut current = String::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (index, &c) in chars.iter().enumerate() {
+    let mut previous: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let before = previous.replace(c);
         if !c.is_alphanumeric() {
             if !current.is_empty() {
-                found.push(std::mem::take(&mut current));
+                found(std::mem::take(&mut current));
             }
             continue;
         }
-        if let Some(&previous) = index.checked_sub(1).and_then(|i| chars.get(i)) {
-            let next = chars.get(index + 1).copied();
+        if let Some(previous) = before {
+            let next = chars.peek().copied();
             let camel = previous.is_lowercase() && c.is_uppercase();
             let acronym_end =
                 previous.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase);
             let digits =
                 previous.is_ascii_digit() != c.is_ascii_digit() && previous.is_alphanumeric();
             if (camel || acronym_end || digits) && !current.is_empty() {
-                found.push(std::mem::take(&mut current));
+                found(std::mem::take(&mut current));
             }
         }
         current.extend(c.to_lowercase());
     }
     if !current.is_empty() {
-        found.push(current);
+        found(current);
     }
-    found
 }
 
 /// A crude English stem, enough to match `list_files` with "Lists the file": plural and
@@ -205,7 +213,11 @@ fn is_label(sentence: &str) -> bool {
     let wrapped = body.trim_start().starts_with(['*', '[', '_'])
         && body.trim_end().ends_with(['*', ']', '_']);
     let body = body.trim_matches(|c: char| !c.is_alphanumeric());
-    let words: Vec<&str> = body.split_whitespace().collect();
+    // A label has three words at most: a fourth is enough to say no.
+    let words: Vec<&str> = body.split_whitespace().take(4).collect();
+    if words.len() > 3 {
+        return false;
+    }
     let capitalized = words
         .iter()
         .all(|word| word.chars().next().is_some_and(char::is_uppercase));
