@@ -325,6 +325,33 @@ fn write_failing_files(out: &mut String, findings: &[Finding], corpus_names: &[&
     writeln!(out).unwrap();
 }
 
+/// The head of a per-rule table: rule, severity, a column per corpus, then the tally's.
+fn table_head(out: &mut String, corpus_names: &[&str]) {
+    write!(out, "| rule | severity |").unwrap();
+    for corpus in corpus_names {
+        write!(out, " {corpus} |").unwrap();
+    }
+    writeln!(out, " sampled | true | false | debatable | precision |").unwrap();
+    writeln!(
+        out,
+        "|---|---|{}---|---|---|---|---|",
+        "---|".repeat(corpus_names.len())
+    )
+    .unwrap();
+}
+
+/// The first cells of a rule's row: its code and name, its default severity.
+fn rule_cells(out: &mut String, rule: &toolcheck::catalog::Registered) {
+    write!(
+        out,
+        "| {} {} | {} |",
+        rule.meta.code,
+        rule.meta.name,
+        rule.meta.default_severity.as_str()
+    )
+    .unwrap();
+}
+
 /// The `fresh` sample (issue 28): per rule and per corpus, findings no earlier sample held.
 fn write_fresh_sample(
     out: &mut String,
@@ -360,29 +387,13 @@ fn write_fresh_sample(
         MIN_PRECISION * 100.0
     )
     .unwrap();
-    write!(out, "| rule | severity |").unwrap();
-    for corpus in corpus_names {
-        write!(out, " {corpus} |").unwrap();
-    }
-    writeln!(out, " sampled | true | false | debatable | precision |").unwrap();
-    writeln!(
-        out,
-        "|---|---|{}---|---|---|---|---|",
-        "---|".repeat(corpus_names.len())
-    )
-    .unwrap();
+    table_head(out, corpus_names);
     for rule in &registry.rules {
         let code = rule.meta.code.as_str();
         let Some(per_corpus) = tallies.get(code) else {
             continue;
         };
-        write!(
-            out,
-            "| {code} {} | {} |",
-            rule.meta.name,
-            rule.meta.default_severity.as_str()
-        )
-        .unwrap();
+        rule_cells(out, rule);
         let mut total = Tally::default();
         for corpus in corpus_names {
             match per_corpus.get(corpus) {
@@ -461,29 +472,13 @@ fn report(registry: &Registry, labels: &[Label], findings: &[Finding]) -> String
         MIN_PRECISION * 100.0
     )
     .unwrap();
-    write!(out, "| rule | severity |").unwrap();
-    for corpus in &corpus_names {
-        write!(out, " {corpus} |").unwrap();
-    }
-    writeln!(out, " sampled | true | false | debatable | precision |").unwrap();
-    writeln!(
-        out,
-        "|---|---|{}---|---|---|---|---|",
-        "---|".repeat(corpus_names.len())
-    )
-    .unwrap();
+    table_head(&mut out, &corpus_names);
     for rule in &registry.rules {
         let code = rule.meta.code.as_str();
         let Some(per_corpus) = counts.get(code) else {
             continue;
         };
-        write!(
-            out,
-            "| {code} {} | {} |",
-            rule.meta.name,
-            rule.meta.default_severity.as_str()
-        )
-        .unwrap();
+        rule_cells(&mut out, rule);
         for corpus in &corpus_names {
             write!(out, " {} |", per_corpus.get(corpus).copied().unwrap_or(0)).unwrap();
         }

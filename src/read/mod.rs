@@ -117,10 +117,7 @@ fn read_at_most(mut reader: impl Read, max: u64) -> std::io::Result<Option<Vec<u
         bytes.reserve_exact(room.min((bytes.len() / 2).max(64 << 10)));
         // Into the spare capacity only: `read_to_end` on a `take` of it never grows the buffer.
         let spare = bytes.capacity().min(limit) - bytes.len();
-        let read = reader
-            .by_ref()
-            .take(spare as u64)
-            .read_to_end(&mut bytes)?;
+        let read = reader.by_ref().take(spare as u64).read_to_end(&mut bytes)?;
         if read < spare {
             break;
         }
