@@ -86,12 +86,12 @@ fn name_sequence(doc: &Doc) -> Vec<String> {
         .collect()
 }
 
-/// [`name_sequence`] with each word once.
-fn name_words(doc: &Doc) -> Vec<String> {
+/// A name's [`name_sequence`] with each word once.
+fn name_words(sequence: &[String]) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
-    for word in name_sequence(doc) {
-        if !words.contains(&word) {
-            words.push(word);
+    for word in sequence {
+        if !words.contains(word) {
+            words.push(word.clone());
         }
     }
     words
@@ -257,8 +257,8 @@ const MAX_SUBSET_WORDS: usize = 10;
 /// shorter name's words are a subset of the longer's, so each tool looks up the tools whose
 /// words are exactly a subset of its own: the work follows the pairs found, not the square of
 /// the number of tools.
-fn nesting_pairs(docs: &[Doc]) -> Vec<(usize, usize)> {
-    let words: Vec<Vec<String>> = docs.iter().map(name_words).collect();
+/// `words`: each doc's [`name_words`].
+fn nesting_pairs(docs: &[Doc], words: &[Vec<String>]) -> Vec<(usize, usize)> {
     let sorted: Vec<Vec<&str>> = words
         .iter()
         .map(|words| {
@@ -366,7 +366,8 @@ impl ConfusableTools {
         // Otherwise only tools whose names nest can be confusable (most sets have no such
         // pair, and need no index), and not a child whose name says what it adds.
         let sequences: Vec<Vec<String>> = tools.docs.iter().map(name_sequence).collect();
-        let pairs: Vec<(usize, usize)> = nesting_pairs(&tools.docs)
+        let words: Vec<Vec<String>> = sequences.iter().map(|s| name_words(s)).collect();
+        let pairs: Vec<(usize, usize)> = nesting_pairs(&tools.docs, &words)
             .into_iter()
             .filter(|&(a, b)| {
                 let (short, long) = if sequences[a].len() <= sequences[b].len() {
@@ -588,7 +589,10 @@ mod tests {
         docs.push(doc(&words.repeat(2).join("_")));
         docs.push(doc("a_b_c_d_e_f_g_h_i_j_k_l"));
         docs.push(doc("c_f_k"));
-        let words: Vec<Vec<String>> = docs.iter().map(name_words).collect();
+        let words: Vec<Vec<String>> = docs
+            .iter()
+            .map(|doc| name_words(&name_sequence(doc)))
+            .collect();
         let mut expected = Vec::new();
         for a in 0..docs.len() {
             for b in a + 1..docs.len() {
@@ -599,6 +603,6 @@ mod tests {
         }
         assert!(expected.len() > 100, "{}", expected.len());
         assert!(expected.contains(&(docs.len() - 2, docs.len() - 1)));
-        assert_eq!(nesting_pairs(&docs), expected);
+        assert_eq!(nesting_pairs(&docs, &words), expected);
     }
 }
