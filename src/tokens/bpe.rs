@@ -10,11 +10,14 @@
 //! whose bytes are the lowest-ranked token (the leftmost on ties) until no pair is a token.
 //! A piece that is a token is one look-up; short pieces merge as tiktoken does (rescanning
 //! the pairs after each merge); long ones merge in the same order with a heap, so that a
-//! megabyte of one character is not quadratic.
+//! megabyte of one character is not quadratic; and pieces over a megabyte find the same tokens
+//! left to right in linear time and a quarter of the heap's memory (`Vocab::merge_backtrack`),
+//! so that 30 MB of letters without a space count in about 2 s.
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasher, Hasher};
 use std::sync::LazyLock;
 
 use regex_automata::meta::{Cache, Regex};
@@ -29,12 +32,18 @@ const NONE: u32 = u32::MAX;
 /// Pieces up to this many bytes merge by rescanning (tiktoken's way); longer ones with a heap.
 const SHORT: usize = 96;
 
+/// Pieces over this many bytes backtrack instead (linear time, under 2 bytes of memory a byte
+/// against the heap's 20), once the tables that takes are derived: about 200 ms and 30 MB,
+/// what the heap takes for about a megabyte.
+const LONG: usize = 1 << 20;
+
 /// A vocabulary table read in place (layout: src/tokens/table.rs).
 pub struct Vocab {
     bytes: &'static [u8],
     offsets: &'static [u8],
     slots: &'static [u8],
     mask: usize,
+    merges: LazyLock<Merges, fn() -> Merges>,
 }
 
 /// The `index`th little-endian `u32` of `data` (`EMPTY` past the end).
@@ -47,17 +56,22 @@ fn word(data: &[u8], index: usize) -> u32 {
 }
 
 impl Vocab {
-    const fn new(bytes: &'static [u8], offsets: &'static [u8], slots: &'static [u8]) -> Vocab {
+    const fn new(
+        bytes: &'static [u8],
+        offsets: &'static [u8],
+        slots: &'static [u8],
+        merges: fn() -> Merges,
+    ) -> Vocab {
         Vocab {
             bytes,
             offsets,
             slots,
             mask: (slots.len() / 4).saturating_sub(1),
+            merges: LazyLock::new(merges),
         }
     }
 
     /// Number of tokens.
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         (self.offsets.len() / 4).saturating_sub(1)
     }
@@ -74,7 +88,12 @@ impl Vocab {
     /// The rank of the token whose bytes are `piece`, if there is one.
     #[inline]
     pub fn rank(&self, piece: &[u8]) -> Option<u32> {
-        let hash = table::hash(piece);
+        self.rank_hashed(piece, table::hash(piece))
+    }
+
+    /// [`Vocab::rank`], given the piece's `table::hash`.
+    #[inline]
+    fn rank_hashed(&self, piece: &[u8], hash: u64) -> Option<u32> {
         let tag = table::tag(hash);
         let mut slot = hash as usize & self.mask;
         // The table is at most half full: an empty slot ends every probe sequence. The bound
@@ -105,8 +124,10 @@ impl Vocab {
         }
         if piece.len() <= SHORT {
             self.merge_short(piece)
-        } else {
+        } else if piece.len() <= LONG {
             self.merge_long(piece)
+        } else {
+            self.merge_backtrack(piece)
         }
     }
 
@@ -162,11 +183,8 @@ impl Vocab {
     /// rank it had: an entry is current exactly when its rank is the part's.
     fn merge_long(&self, piece: &[u8]) -> usize {
         let n = piece.len();
-        let Ok(end) = u32::try_from(n) else {
-            // Over 4 GiB: no string is that long here, but split rather than panic.
-            let half = piece.len() / 2;
-            return self.merge_long(&piece[..half]) + self.merge_long(&piece[half..]);
-        };
+        // At most LONG bytes.
+        let end = n as u32;
         // next[i]: start of the part after the part at i (n after the last); prev likewise.
         let mut next: Vec<u32> = (1..=end).collect();
         let mut prev: Vec<u32> = (0..end).map(|i| i.wrapping_sub(1)).collect();
@@ -223,6 +241,293 @@ impl Vocab {
         }
         parts
     }
+
+    /// The same tokens as [`Vocab::merge_long`], found left to right in linear time by the
+    /// backtracking of GitHub's `bpe` crate (MIT): take the longest token at the position
+    /// that is compatible with the token before it (BPE would not merge across their
+    /// boundary, [`Merges::compatible`]), else the next shorter one; when none is, step back a
+    /// token. A position every candidate failed from is marked, never to be an end again:
+    /// each position is given up at most once.
+    fn merge_backtrack(&self, piece: &[u8]) -> usize {
+        let merges = &*self.merges;
+        let n = piece.len();
+        // Bit p: a token may still end at p.
+        let mut open = vec![u64::MAX; (n + 1).div_ceil(64)];
+        let is_open = |open: &[u64], p: usize| open[p / 64] & (1 << (p % 64)) != 0;
+        let mut tokens: Vec<u32> = Vec::with_capacity(n / 3);
+        let mut pos = 0;
+        let mut next = merges.longest_token(self, piece);
+        while pos < n {
+            let mut token = next;
+            let last = tokens.last().copied();
+            loop {
+                let end = pos + self.token(token).len();
+                if is_open(&open, end) && last.is_none_or(|last| merges.compatible(last, token)) {
+                    tokens.push(token);
+                    pos = end;
+                    if pos < n {
+                        next = merges.longest_token(self, &piece[pos..]);
+                    }
+                    break;
+                }
+                let shorter = merges.shorter[token as usize];
+                if shorter != NONE {
+                    token = shorter;
+                    continue;
+                }
+                open[pos / 64] &= !(1 << (pos % 64));
+                // A piece always has an encoding and its first token no token before it, so
+                // the search never steps back from the start; were it to, count the bytes.
+                let Some(last) = tokens.pop() else {
+                    return n;
+                };
+                pos -= self.token(last).len();
+                next = last;
+                break;
+            }
+        }
+        tokens.len()
+    }
+}
+
+/// What [`Vocab::merge_backtrack`] needs beyond the table, derived from it on first use (a
+/// piece longer than [`LONG`]) as the `bpe` crate derives it.
+struct Merges {
+    /// `split[t]`: the two tokens whose merge makes `t` (`(t, t)` for a single byte).
+    split: Vec<(u32, u32)>,
+    /// The token whose split a pair `(a, b)` is, by `pair_key`.
+    pairs: HashMap<u64, u32, Mixed>,
+    /// `shorter[t]`: the longest token that is a proper prefix of `t` (`NONE` for one byte).
+    shorter: Vec<u32>,
+    /// The first two bytes of a text, by `256 * first + second`: their token's rank, `NONE`
+    /// when they only begin tokens, `ABSENT` when they begin none. One cached look-up covers
+    /// the two lengths almost every search passes through.
+    two_bytes: Vec<u32>,
+    /// Every token and every other prefix of a token: the search goes on while it finds one,
+    /// one look-up per byte.
+    prefixes: Prefixes,
+}
+
+/// A set of byte strings with a rank each, laid out as the vocabulary's slots (a rank and a
+/// few bits of the hash; src/tokens/table.rs) but without the bytes: 4 bytes a string, so
+/// that the search for the longest token stays in the cache. Two strings can share a slot's
+/// hash bits: a string it finds may be another.
+struct Prefixes {
+    slots: Vec<u32>,
+    mask: usize,
+}
+
+/// The rank of a prefix of tokens that is no token itself.
+const STEM: u32 = RANK_MASK - 1;
+
+impl Prefixes {
+    /// The table of `tokens` (by rank) and then of `stems` (hashes, distinct).
+    fn new(vocab: &Vocab, stems: &[u64]) -> Prefixes {
+        let count = vocab.len() + stems.len();
+        let mask = (count * 2).next_power_of_two() - 1;
+        let mut prefixes = Prefixes {
+            slots: vec![EMPTY; mask + 1],
+            mask,
+        };
+        // Tokens first: before a token in its probe sequence there are only tokens.
+        for rank in 0..vocab.len() as u32 {
+            prefixes.insert(table::hash(vocab.token(rank)), rank);
+        }
+        for &stem in stems {
+            prefixes.insert(stem, STEM);
+        }
+        prefixes
+    }
+
+    fn insert(&mut self, hash: u64, rank: u32) {
+        let mut slot = hash as usize & self.mask;
+        while self.slots[slot] != EMPTY {
+            slot = (slot + 1) & self.mask;
+        }
+        self.slots[slot] = table::tag(hash) | rank;
+    }
+
+    /// The rank (or `STEM`) of the first string in the probe sequence with the hash's bits.
+    #[inline]
+    fn get(&self, hash: u64) -> Option<u32> {
+        let tag = table::tag(hash);
+        let mut slot = hash as usize & self.mask;
+        // At most half full: an empty slot ends every probe sequence.
+        loop {
+            let entry = self.slots[slot];
+            if entry == EMPTY {
+                return None;
+            }
+            if entry & !RANK_MASK == tag {
+                return Some(entry & RANK_MASK);
+            }
+            slot = (slot + 1) & self.mask;
+        }
+    }
+}
+
+/// No token begins with these bytes (`Merges::two_bytes`).
+const ABSENT: u32 = NONE - 1;
+
+fn pair_key(left: u32, right: u32) -> u64 {
+    (u64::from(left) << 32) | u64::from(right)
+}
+
+impl Merges {
+    fn new(vocab: &Vocab) -> Merges {
+        let count = vocab.len() as u32;
+        let mut shorter = Vec::with_capacity(count as usize);
+        let mut stems = Vec::new();
+        let mut two_bytes = vec![ABSENT; 1 << 16];
+        for rank in 0..count {
+            let bytes = vocab.token(rank);
+            if let [first, second, ..] = *bytes {
+                let two = &mut two_bytes[usize::from(first) << 8 | usize::from(second)];
+                if bytes.len() == 2 {
+                    *two = rank;
+                } else if *two == ABSENT {
+                    *two = NONE;
+                }
+            }
+            let mut longest = NONE;
+            for len in (1..bytes.len()).rev() {
+                let prefix = &bytes[..len];
+                match vocab.rank(prefix) {
+                    Some(prefix_rank) if longest == NONE => longest = prefix_rank,
+                    Some(_) => {}
+                    None => stems.push(table::hash(prefix)),
+                }
+            }
+            shorter.push(longest);
+        }
+        stems.sort_unstable();
+        stems.dedup();
+        let mut merges = Merges {
+            split: Vec::with_capacity(count as usize),
+            pairs: HashMap::default(),
+            shorter,
+            two_bytes,
+            prefixes: Prefixes::new(vocab, &stems),
+        };
+        // In rank order, a token's split is its longest prefix token whose rest is a token,
+        // both of lower rank, that BPE would merge (the pairs of lower ranks are known).
+        for rank in 0..count {
+            let bytes = vocab.token(rank);
+            let mut left = merges.shorter[rank as usize];
+            let mut split = (rank, rank);
+            while left != NONE {
+                let rest = &bytes[vocab.token(left).len()..];
+                if let Some(right) = vocab.rank(rest)
+                    && left < rank
+                    && right < rank
+                    && merges.compatible(left, right)
+                {
+                    merges.pairs.insert(pair_key(left, right), rank);
+                    split = (left, right);
+                    break;
+                }
+                left = merges.shorter[left as usize];
+            }
+            merges.split.push(split);
+        }
+        merges
+    }
+
+    /// Whether BPE leaves `left` and `right` side by side: undoing their merges in reverse
+    /// order, no pair across the boundary is a token merged before the boundary's tokens were
+    /// made (the `bpe` crate's `is_valid_token_pair`).
+    fn compatible(&self, mut left: u32, mut right: u32) -> bool {
+        // Tokens across the boundary of rank `limit` or above are made after it is fixed.
+        let mut limit = u32::MAX;
+        loop {
+            if let Some(&merged) = self.pairs.get(&pair_key(left, right))
+                && merged < limit
+            {
+                return false;
+            }
+            if left > right {
+                limit = left;
+                left = self.split[left as usize].1;
+                if left == limit {
+                    limit = right + 1;
+                    right = self.split[right as usize].0;
+                    if right + 1 == limit {
+                        return true;
+                    }
+                }
+            } else {
+                limit = right + 1;
+                right = self.split[right as usize].0;
+                if right + 1 == limit {
+                    limit = left;
+                    left = self.split[left as usize].1;
+                    if left == limit {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The longest token `text` starts with (`text` is not empty; every byte is a token).
+    fn longest_token(&self, vocab: &Vocab, text: &[u8]) -> u32 {
+        let [first, second, ..] = *text else {
+            return vocab.rank(text).unwrap_or(NONE);
+        };
+        let (mut longest, mut longest_len) =
+            match self.two_bytes[usize::from(first) << 8 | usize::from(second)] {
+                ABSENT => return vocab.rank(&text[..1]).unwrap_or(NONE),
+                NONE => (vocab.rank(&text[..1]).unwrap_or(NONE), 1),
+                rank => (rank, 2),
+            };
+        let mut len = 2;
+        while len < text.len() {
+            len += 1;
+            match self.prefixes.get(table::hash(&text[..len])) {
+                Some(STEM) => {}
+                Some(rank) => (longest, longest_len) = (rank, len),
+                None => break,
+            }
+        }
+        // The prefixes keep no bytes: when the token found last is not the text's, look the
+        // lengths up in the vocabulary.
+        if longest_len > 2 && vocab.token(longest) != &text[..longest_len] {
+            return (1..=len)
+                .rev()
+                .find_map(|len| vocab.rank(&text[..len]))
+                .unwrap_or(NONE);
+        }
+        longest
+    }
+}
+
+/// A hasher for keys that are already hashes or packed ranks: one multiply spreads them.
+#[derive(Default, Clone, Copy)]
+struct Mixed(u64);
+
+impl Hasher for Mixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        let mixed = (self.0 ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = mixed ^ (mixed >> 32);
+    }
+}
+
+impl BuildHasher for Mixed {
+    type Hasher = Mixed;
+
+    fn build_hasher(&self) -> Mixed {
+        Mixed(0)
+    }
 }
 
 /// An encoding: its vocabulary and its pre-tokenizer.
@@ -235,17 +540,18 @@ struct Tokenizer {
 }
 
 macro_rules! vocab {
-    ($name:literal) => {
+    ($name:literal, $vocab:ident) => {
         Vocab::new(
             include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".bytes")),
             include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".offsets")),
             include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".slots")),
+            || Merges::new(&$vocab),
         )
     };
 }
 
-pub static O200K_BASE: Vocab = vocab!("o200k_base");
-pub static CL100K_BASE: Vocab = vocab!("cl100k_base");
+pub static O200K_BASE: Vocab = vocab!("o200k_base", O200K_BASE);
+pub static CL100K_BASE: Vocab = vocab!("cl100k_base", CL100K_BASE);
 
 /// tiktoken's patterns, as bpe-openai 0.3.2 rewrites them for regex-automata (no look-around):
 /// the first alternative is the pattern without `\s+(?!\S)|\s+`, the other two stand for those.
@@ -358,29 +664,90 @@ mod tests {
         }
     }
 
-    /// Pseudo-random pieces over a small alphabet (so that many pairs are tokens), merged both
-    /// ways: the heap must merge exactly as the rescan does.
+    /// Pseudo-random bytes from `alphabet`.
+    fn random_piece(state: &mut u64, alphabet: &[u8], len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                *state ^= *state << 13;
+                *state ^= *state >> 7;
+                *state ^= *state << 17;
+                alphabet[(*state % alphabet.len() as u64) as usize]
+            })
+            .collect()
+    }
+
+    /// BPE as written down, independent of both merges: merge the lowest-ranked adjacent pair
+    /// (the leftmost on ties) until none is a token. Quadratic; for tests.
+    fn merge_textbook(vocab: &Vocab, piece: &[u8]) -> usize {
+        let mut starts: Vec<usize> = (0..=piece.len()).collect();
+        loop {
+            let lowest = (0..starts.len() - 2)
+                .filter_map(|i| Some((vocab.rank(&piece[starts[i]..starts[i + 2]])?, i)))
+                .min();
+            match lowest {
+                Some((_, i)) => {
+                    starts.remove(i + 1);
+                }
+                None => return starts.len() - 1,
+            }
+        }
+    }
+
+    const ALPHABETS: [&[u8]; 6] = [
+        b"ab",
+        b"abc ",
+        b"e\xc3\xa9 t",
+        b"0123456789abcdef",
+        b"abcdefghijklmnopqrstuvwxyz",
+        b"  \n\t-_=",
+    ];
+
+    /// Pseudo-random pieces over small alphabets (so that many pairs are tokens), merged every
+    /// way: the heap and the backtracking must find exactly the rescan's tokens.
     #[test]
-    fn long_merge_equals_short_merge() {
-        let alphabets: [&[u8]; 4] = [b"ab", b"abc ", b"e\xc3\xa9 t", b"0123456789abcdef"];
+    fn long_merges_equal_short_merge() {
         let mut state = 0x1234_5678_9abc_def1_u64;
         for vocab in [&O200K_BASE, &CL100K_BASE] {
             for round in 0..4_000 {
-                let alphabet = alphabets[round % alphabets.len()];
                 let len = 2 + round % (SHORT - 1);
-                let piece: Vec<u8> = (0..len)
-                    .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        alphabet[(state % alphabet.len() as u64) as usize]
-                    })
-                    .collect();
-                assert_eq!(
-                    vocab.merge_short(&piece),
-                    vocab.merge_long(&piece),
-                    "{piece:?}"
-                );
+                let piece = random_piece(&mut state, ALPHABETS[round % ALPHABETS.len()], len);
+                let short = vocab.merge_short(&piece);
+                assert_eq!(short, vocab.merge_long(&piece), "{piece:?}");
+                assert_eq!(short, vocab.merge_backtrack(&piece), "{piece:?}");
+            }
+        }
+    }
+
+    /// Longer pieces, and real words run together, against BPE as written down.
+    #[test]
+    fn long_merges_equal_textbook_merge() {
+        let mut state = 0x0fed_cba9_8765_4321_u64;
+        let words = "Searchthedocumentationforapageandreturnitstitle,URLandthematchingpassage;\
+                     useitbeforeansweringaquestionabouttheAPI.Returnsatmost10results.\
+                     Ünïcødéwørdsandemoji🙂🙂alsomergeacrossmultibytecharacters";
+        for vocab in [&O200K_BASE, &CL100K_BASE] {
+            let mut pieces: Vec<Vec<u8>> = (0..120)
+                .map(|round| {
+                    let alphabet = ALPHABETS[round % ALPHABETS.len()];
+                    random_piece(&mut state, alphabet, SHORT + 1 + round * 7)
+                })
+                .collect();
+            pieces.push(words.as_bytes().to_vec());
+            for piece in pieces {
+                let textbook = merge_textbook(vocab, &piece);
+                assert_eq!(textbook, vocab.merge_long(&piece), "{piece:?}");
+                assert_eq!(textbook, vocab.merge_backtrack(&piece), "{piece:?}");
+            }
+        }
+    }
+
+    /// Every token is one token when merged: the derived splits and prefixes are whole.
+    #[test]
+    fn every_token_merges_to_itself() {
+        for vocab in [&O200K_BASE, &CL100K_BASE] {
+            for rank in 0..vocab.len() as u32 {
+                let token = vocab.token(rank);
+                assert_eq!(vocab.merge_backtrack(token), 1, "rank {rank}: {token:?}");
             }
         }
     }
@@ -388,7 +755,10 @@ mod tests {
     #[test]
     fn long_pieces_are_not_quadratic() {
         // A megabyte piece of one letter: the rescan would take ~10^11 steps.
-        let text = "a".repeat(1 << 20);
-        assert_eq!(count(Encoding::O200kBase, &text), (1 << 20) / 8);
+        let text = "a".repeat(LONG);
+        assert_eq!(count(Encoding::O200kBase, &text), LONG / 8);
+        // One more token's worth: backtracked.
+        let text = "a".repeat(LONG + 8);
+        assert_eq!(count(Encoding::O200kBase, &text), LONG / 8 + 1);
     }
 }
