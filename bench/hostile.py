@@ -19,6 +19,8 @@ bench/.cache/hostile); bench/hostile.sh lints each one. Deterministic; nothing h
   letters-2mb.json        a description of 2,000,000 random letters: one pre-token (issue 30)
   letters-30mb.json       the same, 30,000,000 letters
   tools-100k.json         100,000 small tools (issue 30)
+  tools-100k.yaml         the same, as block YAML
+  tools-100k-b.json       the same tools, each description reworded: `diff` against tools-100k.json
   sentence-20mb.json      a 20 MB description without a sentence end (issue 30)
   config-unknown-94k/     a toolcheck.yaml selecting 94,000 unknown rules, and one tool
   config-include-50k/     a toolcheck.yaml with 50,000 include globs
@@ -113,10 +115,17 @@ def main():
     for name, size in (("letters-2mb.json", 2_000_000), ("letters-30mb.json", 30_000_000)):
         text = "".join(letters.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(size))
         write(name, json.dumps(tool(text)))
-    write("tools-100k.json", json.dumps({"tools": [
-        {"name": f"tool_{i}", "description": "Find a page. Not for writes.",
-         "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}
-        for i in range(100_000)]}))
+    for name, description in (("tools-100k.json", "Find a page. Not for writes."),
+                              ("tools-100k-b.json", "Find one page. Not for writes.")):
+        write(name, json.dumps({"tools": [
+            {"name": f"tool_{i}", "description": description,
+             "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}
+            for i in range(100_000)]}))
+    write("tools-100k.yaml", "tools:\n" + "".join(
+        f"  - name: tool_{i}\n    description: Find a page. Not for writes.\n"
+        "    inputSchema:\n      type: object\n      properties:\n"
+        "        q:\n          type: string\n"
+        for i in range(100_000)))
     write("sentence-20mb.json", json.dumps(tool("word, " * 3_333_333)))
     manifest = "name: a\ndescription: Add numbers. Not for text.\n"
     configs = {

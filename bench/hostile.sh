@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Time and peak RSS of each hostile input of RELIABILITY.md (bench/hostile.py writes them to
 # bench/.cache/hostile), for one or more release binaries: the best time and the highest peak
-# of 3 runs each, with all rules (`lint --no-config`); MB are MiB. A benchmark, not a test.
+# of 3 runs each, with all rules (`lint --no-config`, or `diff` for the diff- rows); MB are
+# MiB. A benchmark, not a test.
 #
 #   bench/hostile.sh [BINARY...]      (default target/release/toolcheck)
 set -uo pipefail
@@ -38,6 +39,8 @@ cases=(
   "letters-2mb json $DIR/letters-2mb.json"
   "letters-30mb json $DIR/letters-30mb.json"
   "tools-100k json $DIR/tools-100k.json"
+  "tools-100k-yaml json $DIR/tools-100k.yaml"
+  "diff-tools-100k json $DIR/tools-100k.json"
   "sentence-20mb json $DIR/sentence-20mb.json"
   "config-unknown-94k json $DIR/config-unknown-94k/a.tool.yaml"
   "config-include-50k json $DIR/config-include-50k/a.tool.yaml"
@@ -53,18 +56,22 @@ for case in "${cases[@]}"; do
   [ -e "$path" ] || continue
   size=$(stat -L -c %s "$path" 2>/dev/null || echo 0)
   [ -f "$path" ] || size=0
-  # A config case: its toolcheck.yaml is the input that counts.
-  config=(--no-config)
+  # A config case: its toolcheck.yaml is the input that counts. A diff case: `diff` of the
+  # file and its `-b` twin, both counting.
+  command=(lint --no-config --format "$format" "$path")
   if [[ $name == config-* ]]; then
-    config=(--config "$(dirname "$path")/toolcheck.yaml")
+    command=(lint --config "$(dirname "$path")/toolcheck.yaml" --format "$format" "$path")
     size=$(stat -L -c %s "$(dirname "$path")/toolcheck.yaml")
+  elif [[ $name == diff-* ]]; then
+    twin=${path%.json}-b.json
+    command=(diff --no-config --format "$format" "$path" "$twin")
+    size=$((size + $(stat -L -c %s "$twin")))
   fi
   row="| $name | $format | $((size / 1024)) KiB |"
   for bin in "$@"; do
     best=""; peak=0; code=""
     for _ in 1 2 3; do
-      /usr/bin/time -f "%e %M %x" -o "$out" "$bin" lint "${config[@]}" --format "$format" "$path" \
-        > /dev/null 2>&1
+      /usr/bin/time -f "%e %M %x" -o "$out" "$bin" "${command[@]}" > /dev/null 2>&1
       read -r wall rss code < <(tail -1 "$out")
       if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then best=$wall; fi
       [ "$rss" -gt "$peak" ] && peak=$rss

@@ -284,15 +284,16 @@ pub fn diff(old: Side, new: Side, registry: &Registry, linter: &Linter) -> Repor
     keys.dedup();
     let old_by_key: HashMap<&str, usize> = index_by_key(&old_files);
     let new_by_key: HashMap<&str, usize> = index_by_key(&new_files);
-    let findings_of = |reports: &[FileReport]| -> HashMap<String, Vec<Diagnostic>> {
+    // The findings move out of the reports: two copies of 100,000 tools' findings weigh.
+    let findings_of = |reports: Vec<FileReport>| -> HashMap<String, Vec<Diagnostic>> {
         reports
-            .iter()
+            .into_iter()
             .filter(|r| r.linted)
-            .map(|r| (r.file.name.clone(), r.diagnostics.clone()))
+            .map(|r| (r.file.name.clone(), r.diagnostics))
             .collect()
     };
-    let old_findings = findings_of(&old_reports);
-    let new_findings = findings_of(&new_reports);
+    let old_findings = findings_of(old_reports);
+    let new_findings = findings_of(new_reports);
     let none: Vec<Diagnostic> = Vec::new();
     let mut files = Vec::new();
     let mut summary = Summary::default();
