@@ -79,9 +79,10 @@ fn main() {
                 .entry(corpus.clone())
                 .or_default();
             entry.0 += 1;
-            entry
-                .1
-                .insert((report.file.name.clone(), d.tool.clone().unwrap_or_default()));
+            entry.1.insert((
+                report.file.name.clone(),
+                d.tool.as_deref().unwrap_or_default().to_string(),
+            ));
             samples.entry(key).or_default().push(format!(
                 "`{}` {} `{}` at `{}`: {}",
                 report.file.name,

@@ -583,7 +583,7 @@ mod tests {
             help: None,
             label: None,
             file: file.clone(),
-            tool: tool.map(str::to_string),
+            tool: tool.map(Arc::from),
             field: Field::Name,
             pointer: String::new(),
             span: start..start + at.len(),

@@ -176,7 +176,10 @@ pub struct Ctx<'a> {
     /// names with.
     pub session_server: Option<String>,
     rule: ActiveRule,
+    /// The current tool's name (its buffer reused from tool to tool), and the copy its findings
+    /// share, made on its first finding: most tools of a large set have none.
     tool: Option<String>,
+    tool_shared: Option<Arc<str>>,
     findings: Vec<Diagnostic>,
     /// The rule's consecutive findings in one place, to cap them at [`MAX_SHOWN`].
     run: Option<Run>,
@@ -212,6 +215,7 @@ impl<'a> Ctx<'a> {
             session_server: None,
             rule: rule.clone(),
             tool: None,
+            tool_shared: None,
             findings: Vec::new(),
             run: None,
             over_cap: None,
@@ -228,7 +232,14 @@ impl<'a> Ctx<'a> {
     /// Findings from now on belong to `tool` (`None`: file-level).
     pub fn set_tool(&mut self, tool: Option<&str>) {
         self.end_run();
-        self.tool = tool.map(str::to_string);
+        match (tool, &mut self.tool) {
+            (Some(name), Some(buffer)) => {
+                buffer.clear();
+                buffer.push_str(name);
+            }
+            (name, buffer) => *buffer = name.map(str::to_string),
+        }
+        self.tool_shared = None;
     }
 
     /// Closes the current run of findings in one place: when it went over the cap, its first
@@ -323,7 +334,7 @@ impl<'a> Ctx<'a> {
             help: None,
             label: None,
             file: self.file.clone(),
-            tool: self.tool.clone(),
+            tool: self.shared_tool(),
             field,
             pointer,
             span,
@@ -338,6 +349,11 @@ impl<'a> Ctx<'a> {
         }
         self.findings.push(diagnostic);
         self.findings.last_mut().expect("a finding was just pushed")
+    }
+
+    fn shared_tool(&mut self) -> Option<Arc<str>> {
+        let name = self.tool.as_deref()?;
+        Some(self.tool_shared.get_or_insert_with(|| name.into()).clone())
     }
 
     pub fn take_findings(&mut self) -> Vec<Diagnostic> {

@@ -89,7 +89,7 @@ pub struct Diagnostic {
     pub label: Option<Cow<'static, str>>,
     pub file: Arc<SourceFile>,
     /// The tool's name; `None` for file-level findings.
-    pub tool: Option<String>,
+    pub tool: Option<Arc<str>>,
     pub field: Field,
     /// JSON Pointer of the node the finding is about.
     pub pointer: String,
@@ -100,6 +100,28 @@ pub struct Diagnostic {
     /// A change of the source that fixes the finding without changing what the text means
     /// (applied by `lint --fix`).
     pub fix: Option<Fix>,
+}
+
+/// Sorts findings into output order ([`Diagnostic::sort_key`]), keeping the order of equal
+/// ones. Their indices are sorted and each finding is then moved into place along the
+/// permutation's cycles: a stable sort of the findings themselves takes a scratch copy of half
+/// of them, 23 MB for 200,000.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    let mut order: Vec<usize> = (0..diagnostics.len()).collect();
+    order.sort_by(|&a, &b| diagnostics[a].sort_key().cmp(&diagnostics[b].sort_key()));
+    // `order[i]` is the finding that belongs at `i`; a slot is marked done by pointing at itself.
+    for start in 0..order.len() {
+        let mut current = start;
+        loop {
+            let next = order[current];
+            order[current] = current;
+            if next == start {
+                break;
+            }
+            diagnostics.swap(current, next);
+            current = next;
+        }
+    }
 }
 
 /// Edits of one file that fix one finding; they never overlap.
@@ -177,5 +199,63 @@ impl Diagnostic {
             self.span.end,
             &self.message,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(file: &Arc<SourceFile>, start: usize, code: &str, message: &str) -> Diagnostic {
+        Diagnostic {
+            code: code.into(),
+            rule: "rule".into(),
+            severity: Severity::Info,
+            message: message.to_string(),
+            help: None,
+            label: None,
+            file: file.clone(),
+            tool: None,
+            field: Field::Description,
+            pointer: String::new(),
+            span: start..start + 1,
+            related: Vec::new(),
+            fix: None,
+        }
+    }
+
+    #[test]
+    fn sort_is_the_stable_sort_by_sort_key() {
+        let files = [
+            SourceFile::new("a.json", "x".repeat(64)),
+            SourceFile::new("b.json", "x".repeat(64)),
+        ];
+        let mut seed = 7u64;
+        let mut next = |below: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % below
+        };
+        for length in [0, 1, 2, 3, 10, 100, 1000] {
+            // Few distinct keys, so that equal ones are common; the pointer tells them apart.
+            let mut findings: Vec<Diagnostic> = (0..length)
+                .map(|index| {
+                    let file = &files[next(2) as usize];
+                    let code = ["TC001", "TC002"][next(2) as usize];
+                    let mut d = finding(file, next(4) as usize, code, "m");
+                    d.pointer = index.to_string();
+                    d
+                })
+                .collect();
+            let expected: Vec<String> = {
+                let mut sorted: Vec<&Diagnostic> = findings.iter().collect();
+                sorted.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+                sorted.iter().map(|d| d.pointer.clone()).collect()
+            };
+            sort(&mut findings);
+            let got: Vec<String> = findings.iter().map(|d| d.pointer.clone()).collect();
+            assert_eq!(got, expected, "{length} findings");
+        }
     }
 }

@@ -1491,9 +1491,9 @@ fn compare_findings(
     };
     let (old_pointers, new_pointers) = (pointers(old_file), pointers(new_file));
     let key = |d: &Diagnostic, pointers: &HashMap<String, String>, rename: bool| {
-        let tool = d.tool.clone().map(|name| match renamed.get(name.as_str()) {
+        let tool = d.tool.as_deref().map(|name| match renamed.get(name) {
             Some(new) if rename => new.to_string(),
-            _ => name,
+            _ => name.to_string(),
         });
         let path = relative_pointer(d, pointers);
         (d.code.to_string(), tool, path)
@@ -1547,7 +1547,7 @@ fn finding(d: &Diagnostic, pointers: &HashMap<String, String>) -> Finding {
         file: d.file.name.clone(),
         line: at.line,
         column: at.column,
-        tool: d.tool.clone(),
+        tool: d.tool.as_deref().map(str::to_string),
         path: relative_pointer(d, pointers),
         message: d.message.clone(),
     }

@@ -62,8 +62,7 @@ impl<'s> Across<'s> {
         }
         if !found.is_empty() {
             file.diagnostics.extend(found);
-            file.diagnostics
-                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            crate::diagnostic::sort(&mut file.diagnostics);
         }
     }
 }

@@ -354,7 +354,7 @@ fn tool_set_of<R>(
     // `lint`; a few bad fields among readable tools are not.
     let mut findings = ctx.take_findings();
     if set.tools.is_empty() && !findings.is_empty() {
-        findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        crate::diagnostic::sort(&mut findings);
         return Err(NoToolSet {
             findings,
             internal_error: None,

@@ -102,8 +102,7 @@ pub(crate) fn check(
     }
     for (file, touched) in files.iter_mut().zip(touched) {
         if touched {
-            file.diagnostics
-                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            crate::diagnostic::sort(&mut file.diagnostics);
         }
     }
     if let (Some(message), Some(first)) = (failed, files.first_mut()) {

@@ -244,9 +244,7 @@ impl Suppressing<'_> {
                 this.unused_directive(directive, used, &mut ctx);
             }
             file.report.diagnostics.extend(ctx.take_findings());
-            file.report
-                .diagnostics
-                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            crate::diagnostic::sort(&mut file.report.diagnostics);
         }
     }
 

@@ -32,10 +32,12 @@ impl Rule for UndescribedParameter {
                 Target::Key(entry),
                 format!("parameter `{name}` has no description"),
             )
-            .help(format!(
-                "add a `description` to `{name}`: what the value means, its format and an \
-                 example; the model sees nothing else about it but the name and type"
-            ));
+            // A fixed text: a tool set can have a finding on every parameter, and the message
+            // already names it.
+            .help(
+                "add a `description`: what the value means, its format and an example; the \
+                 model sees nothing else about it but the name and type",
+            );
         }
     }
 }
