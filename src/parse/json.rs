@@ -831,8 +831,8 @@ mod tests {
             panic!("not a string");
         };
         assert_eq!(s.style, StrStyle::Json);
-        assert_eq!(s.raw, entries[0].value.span);
-        assert_eq!(&src[s.raw.clone()], r#""a\"b\\c\/d\b\f\n\r\te""#);
+        assert_eq!(s.raw(), entries[0].value.span);
+        assert_eq!(&src[s.raw()], r#""a\"b\\c\/d\b\f\n\r\te""#);
         assert_eq!(entries[1].key, "café");
         assert_eq!(entries[1].value.as_str(), Some("€"));
         assert_eq!(root.get("café").unwrap().pointer, "/café");

@@ -4,7 +4,9 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+
+use once_cell::race::OnceBox;
 
 /// A byte range into the file's source text (the whole text, including any UTF-8 BOM).
 pub type Span = Range<usize>;
@@ -46,31 +48,55 @@ pub struct Entry {
 pub struct Str {
     pub value: String,
     pub style: StrStyle,
-    /// The source bytes the segment builder for `style` rescans (for block scalars this starts
-    /// at the `|`/`>` indicator; for quoted scalars it includes the quotes).
-    pub raw: Span,
+    /// [`Str::raw`] in 32 bits: a manifest has one string per few bytes, and it is parsed
+    /// whole, so the tree's size counts.
+    raw: [u32; 2],
     /// The segments, built on the first [`Node::source_range`] call and reused after.
     segments: SegmentCache,
 }
 
 impl Str {
+    /// A string whose source bytes are `raw`; past 4 GiB its ranges map to the whole span
+    /// (as [`StrStyle::Opaque`]).
     pub fn new(value: String, style: StrStyle, raw: Span) -> Self {
-        Str {
-            value,
-            style,
-            raw,
-            segments: SegmentCache::default(),
+        match (u32::try_from(raw.start), u32::try_from(raw.end)) {
+            (Ok(start), Ok(end)) => Str {
+                value,
+                style,
+                raw: [start, end],
+                segments: SegmentCache::default(),
+            },
+            _ => Str {
+                value,
+                style: StrStyle::Opaque,
+                raw: [0, 0],
+                segments: SegmentCache::default(),
+            },
         }
+    }
+
+    /// The source bytes the segment builder for `style` rescans (for block scalars this starts
+    /// at the `|`/`>` indicator; for quoted scalars it includes the quotes).
+    pub fn raw(&self) -> Span {
+        self.raw[0] as usize..self.raw[1] as usize
     }
 }
 
+// A manifest is parsed whole, one entry per few bytes of it: keep them small.
+const _: () = assert!(std::mem::size_of::<Entry>() <= 112);
+
 /// A string's decoded→source segments, built once (a long string with many findings would
 /// otherwise be rescanned for each). Invisible to `==` and `{:?}`: two strings are equal
-/// whether or not their segments have been built yet.
-#[derive(Clone, Default)]
-struct SegmentCache(OnceLock<Box<CachedSegments>>);
+/// whether or not their segments have been built yet; a copy starts without them.
+#[derive(Default)]
+struct SegmentCache(OnceBox<CachedSegments>);
 
-#[derive(Clone)]
+impl Clone for SegmentCache {
+    fn clone(&self) -> Self {
+        SegmentCache::default()
+    }
+}
+
 struct CachedSegments {
     /// The source text the segments were built from (address and length): a call with another
     /// text rebuilds them rather than trusting these.
@@ -262,9 +288,7 @@ impl Node {
         self.pointer = pointer.clone();
         match &mut self.kind {
             NodeKind::String(s) => {
-                s.style = StrStyle::Opaque;
-                s.raw = span.clone();
-                s.segments = SegmentCache::default();
+                *s = Str::new(std::mem::take(&mut s.value), StrStyle::Opaque, span.clone());
             }
             NodeKind::Array(items) => {
                 for (index, item) in items.iter_mut().enumerate() {
@@ -286,11 +310,12 @@ impl Node {
 /// (the caller then falls back to the whole span). The segments are checked against the
 /// decoded value, so a builder bug degrades to a wider span, never to a wrong one.
 fn segments(s: &Str, source: &str) -> Option<Vec<Segment>> {
-    let raw = source.get(s.raw.clone())?;
+    let span = s.raw();
+    let raw = source.get(span.clone())?;
     let segments = match s.style {
-        StrStyle::Json => super::json::string_segments(raw, s.raw.start)?,
+        StrStyle::Json => super::json::string_segments(raw, span.start)?,
         StrStyle::Opaque => return None,
-        style => super::yaml::string_segments(style, raw, s.raw.start, &s.value)?,
+        style => super::yaml::string_segments(style, raw, span.start, &s.value)?,
     };
     let mut expected_start = 0;
     for segment in &segments {

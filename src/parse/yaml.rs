@@ -1604,7 +1604,7 @@ mod tests {
             panic!()
         };
         assert_eq!(s.style, StrStyle::Literal);
-        assert!(src[s.raw.clone()].starts_with("|\n"));
+        assert!(src[s.raw()].starts_with("|\n"));
     }
 
     #[test]
@@ -2046,7 +2046,7 @@ mod tests {
                 panic!()
             };
             assert!(
-                string_segments(s.style, &src[s.raw.clone()], s.raw.start, value).is_some(),
+                string_segments(s.style, &src[s.raw()], s.raw().start, value).is_some(),
                 "no segments for {src:?} ({value:?})"
             );
             let mut start = 0;
@@ -2060,8 +2060,8 @@ mod tests {
                 let source = &src[range.clone()];
                 if source != word {
                     assert!(
-                        range.start >= node.span.start.min(s.raw.start)
-                            && range.end <= node.span.end.max(s.raw.end),
+                        range.start >= node.span.start.min(s.raw().start)
+                            && range.end <= node.span.end.max(s.raw().end),
                         "{word:?} in {src:?} mapped outside the node: {source:?}"
                     );
                     assert!(
@@ -2157,10 +2157,10 @@ mod tests {
                 continue;
             };
             total += 1;
-            if string_segments(s.style, &src[s.raw.clone()], s.raw.start, &s.value).is_some() {
+            if string_segments(s.style, &src[s.raw()], s.raw().start, &s.value).is_some() {
                 trusted += 1;
             }
-            let bounds = node.span.start.min(s.raw.start)..node.span.end.max(s.raw.end);
+            let bounds = node.span.start.min(s.raw().start)..node.span.end.max(s.raw().end);
             let value = &s.value;
             let mut at = 0;
             while let Some(offset) = value[at..].find('w') {
@@ -2265,16 +2265,16 @@ mod tests {
             assert!(src.get(node.span.clone()).is_some(), "{src:?}: {node:?}");
             match &node.kind {
                 NodeKind::String(s) => {
-                    assert!(src.get(s.raw.clone()).is_some(), "{src:?}: {node:?}");
+                    assert!(src.get(s.raw()).is_some(), "{src:?}: {node:?}");
                     let len = s.value.len();
                     let range = node.source_range(src, 0..len);
                     assert!(src.get(range).is_some(), "{src:?}: {node:?}");
-                    let raw = &src[s.raw.clone()];
-                    if let Some(segments) = string_segments(s.style, raw, s.raw.start, &s.value) {
-                        let mut previous_end = s.raw.start;
+                    let raw = &src[s.raw()];
+                    if let Some(segments) = string_segments(s.style, raw, s.raw().start, &s.value) {
+                        let mut previous_end = s.raw().start;
                         for segment in segments {
                             assert!(segment.source.start >= previous_end, "{src:?}: {node:?}");
-                            assert!(segment.source.end <= s.raw.end, "{src:?}: {node:?}");
+                            assert!(segment.source.end <= s.raw().end, "{src:?}: {node:?}");
                             previous_end = segment.source.end;
                         }
                     }
