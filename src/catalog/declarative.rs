@@ -454,7 +454,7 @@ impl CompiledRule {
             }
             Function::RootKeyword(options) => {
                 for entry in schema.as_object().unwrap_or_default() {
-                    if options.keywords.contains(&entry.key) {
+                    if options.keywords.iter().any(|keyword| entry.key == *keyword) {
                         let vars = Vars {
                             field: "input_schema",
                             tool: tool_name,

@@ -430,7 +430,7 @@ impl Reader<'_> {
 
 fn spanned_key(entry: &Entry) -> Spanned {
     Spanned {
-        value: entry.key.clone(),
+        value: entry.key.to_string(),
         span: Some(entry.key_span.clone()),
     }
 }

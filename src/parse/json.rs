@@ -5,7 +5,11 @@
 //! explicit stack, capped at [`MAX_DEPTH`]), and never panics: every slice it takes starts and
 //! ends next to an ASCII byte or at the ends of the text, so it is always on a char boundary.
 
-use super::{Entry, MAX_DEPTH, Node, NodeKind, ParseError, Pointer, Segment, Span, Str, StrStyle};
+use std::borrow::Cow;
+
+use super::{
+    Entry, Key, Keys, MAX_DEPTH, Node, NodeKind, ParseError, Pointer, Segment, Span, Str, StrStyle,
+};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -15,6 +19,7 @@ pub fn parse(source: &str) -> Result<Node, ParseError> {
         src: source,
         bytes: source.as_bytes(),
         pos: 0,
+        keys: Keys::default(),
     };
     if parser.bytes.starts_with(BOM) {
         parser.pos = BOM.len();
@@ -114,7 +119,7 @@ enum Frame {
         pointer: Pointer,
         first: usize,
         /// The key whose value is being parsed.
-        key: String,
+        key: Key,
         key_span: Span,
     },
 }
@@ -151,9 +156,10 @@ struct Parser<'a> {
     src: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    keys: Keys,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
@@ -412,12 +418,13 @@ impl Parser<'_> {
     }
 
     /// Parses `"key"` `:` and the whitespace after the colon.
-    fn parse_key(&mut self, open: Option<Open>) -> Result<(String, Span), ParseError> {
+    fn parse_key(&mut self, open: Option<Open>) -> Result<(Key, Span), ParseError> {
         if self.peek() != Some(b'"') {
             return Err(self.unexpected(Expected::Key, open));
         }
         let start = self.pos;
-        let key = self.parse_string()?;
+        let key = self.parse_str()?;
+        let key = self.keys.get(&key);
         let span = start..self.pos;
         self.skip_ws();
         if self.peek() != Some(b':') {
@@ -429,6 +436,11 @@ impl Parser<'_> {
 
     /// Parses the string literal whose opening quote is at `self.pos`.
     fn parse_string(&mut self) -> Result<String, ParseError> {
+        self.parse_str().map(Cow::into_owned)
+    }
+
+    /// [`Parser::parse_string`], borrowing the source when the string has no escape.
+    fn parse_str(&mut self) -> Result<Cow<'a, str>, ParseError> {
         let quote = self.pos;
         let bytes = self.bytes;
         let unclosed = || {
@@ -441,6 +453,7 @@ impl Parser<'_> {
         let mut run_start = i;
         // Allocated at the first escape; until then the value is a plain slice of the source.
         let mut out: Option<String> = None;
+        let src = self.src;
         loop {
             i = skip_plain(bytes, i);
             let Some(&b) = bytes.get(i) else {
@@ -448,13 +461,13 @@ impl Parser<'_> {
             };
             match b {
                 b'"' => {
-                    let run = &self.src[run_start..i];
+                    let run = &src[run_start..i];
                     let value = match out {
                         Some(mut value) => {
                             value.push_str(run);
-                            value
+                            Cow::Owned(value)
                         }
-                        None => run.to_string(),
+                        None => Cow::Borrowed(run),
                     };
                     self.pos = i + 1;
                     return Ok(value);

@@ -37,10 +37,97 @@ pub enum NodeKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     /// The decoded key.
-    pub key: String,
+    pub key: Key,
     /// The key as written (quotes included).
     pub key_span: Span,
     pub value: Node,
+}
+
+/// An object's key, decoded. The parsers share one copy of each distinct key within a file
+/// (a tool set repeats `type`, `description` and `properties` thousands of times).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Key(Arc<str>);
+
+impl Key {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Key {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Key {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Key {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Key {
+    fn from(key: &str) -> Self {
+        Key(key.into())
+    }
+}
+
+impl From<String> for Key {
+    fn from(key: String) -> Self {
+        Key(key.into())
+    }
+}
+
+impl PartialEq<str> for Key {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Key {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<String> for Key {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One copy of each distinct key of a file, for its parser.
+#[derive(Default)]
+pub(crate) struct Keys(std::collections::HashSet<Key>);
+
+impl Keys {
+    pub(crate) fn get(&mut self, key: &str) -> Key {
+        if let Some(shared) = self.0.get(key) {
+            return shared.clone();
+        }
+        let shared = Key::from(key);
+        self.0.insert(shared.clone());
+        shared
+    }
 }
 
 /// A decoded string plus what is needed to map a range of it back to the source.
@@ -83,7 +170,7 @@ impl Str {
 }
 
 // A manifest is parsed whole, one entry per few bytes of it: keep them small.
-const _: () = assert!(std::mem::size_of::<Entry>() <= 112);
+const _: () = assert!(std::mem::size_of::<Entry>() <= 104);
 
 /// A string's decoded→source segments, built once (a long string with many findings would
 /// otherwise be rescanned for each). Invisible to `==` and `{:?}`: two strings are equal
@@ -276,7 +363,7 @@ impl Node {
             NodeKind::Object(entries) => Value::Object(
                 entries
                     .iter()
-                    .map(|entry| (entry.key.clone(), entry.value.to_json()))
+                    .map(|entry| (entry.key.to_string(), entry.value.to_json()))
                     .collect(),
             ),
         }

@@ -19,7 +19,9 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Tag};
 use serde_json::Number;
 
-use super::{Entry, MAX_DEPTH, Node, NodeKind, ParseError, Pointer, Segment, Span, Str, StrStyle};
+use super::{
+    Entry, Key, Keys, MAX_DEPTH, Node, NodeKind, ParseError, Pointer, Segment, Span, Str, StrStyle,
+};
 
 /// At most this many nodes may be copied in through aliases (a "billion laughs" document
 /// expands exponentially; this keeps it to a bounded amount of memory and time).
@@ -183,7 +185,7 @@ enum Children {
     Map {
         entries: Vec<Entry>,
         /// The key read, waiting for its value.
-        key: Option<(String, Span)>,
+        key: Option<(Key, Span)>,
     },
 }
 
@@ -285,6 +287,7 @@ struct Builder<'a> {
     alias_bytes_limit: usize,
     documents: usize,
     second_document: usize,
+    keys: Keys,
 }
 
 impl<'a> Builder<'a> {
@@ -298,6 +301,7 @@ impl<'a> Builder<'a> {
             next_frame_id: 0,
             last_end: 0,
             expanded_nodes: 0,
+            keys: Keys::default(),
             expanded_bytes: 0,
             alias_bytes_limit: source
                 .len()
@@ -597,7 +601,7 @@ impl<'a> Builder<'a> {
             if anchor != 0 {
                 self.anchors.insert(anchor, Anchored::Key(node));
             }
-            self.set_key(value.to_string(), span);
+            self.set_key(value, span);
             return Ok(());
         }
         self.charge_pointer()?;
@@ -607,13 +611,13 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    fn set_key(&mut self, text: String, span: Span) {
+    fn set_key(&mut self, text: &str, span: Span) {
         if let Some(Frame {
             children: Children::Map { key, .. },
             ..
         }) = self.stack.last_mut()
         {
-            *key = Some((text, span));
+            *key = Some((self.keys.get(text), span));
         }
     }
 
@@ -736,7 +740,7 @@ impl<'a> Builder<'a> {
                 Some(NodeKind::Number(n)) => n.to_string(),
                 _ => String::new(),
             };
-            self.set_key(text, span);
+            self.set_key(&text, span);
             if let Some(frame) = self.stack.last_mut()
                 && bytes > 0
             {

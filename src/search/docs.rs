@@ -49,7 +49,7 @@ pub fn doc_of(tool: &Tool<'_>, file: &str, naming: &Naming<'_>) -> Doc {
                 .get("description")
                 .and_then(|node| node.as_str())
                 .unwrap_or_default();
-            args.push((entry.key.clone(), description.to_string()));
+            args.push((entry.key.to_string(), description.to_string()));
         });
     }
     Doc {

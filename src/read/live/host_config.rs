@@ -93,7 +93,7 @@ pub fn read(path: &Path, host: Option<&str>) -> Result<HostConfig> {
     let mut disabled = Vec::new();
     for entry in entries {
         if entry.value.get("disabled").and_then(Node::as_bool) == Some(true) {
-            disabled.push(entry.key.clone());
+            disabled.push(entry.key.to_string());
             continue;
         }
         servers.push(reader.server(&entry.key, &entry.value));
@@ -251,7 +251,10 @@ impl Reader<'_> {
                     format!("server `{name}`: `{key}.{}` is a string", entry.key),
                 )
             })?;
-            pairs.push((entry.key.clone(), self.expand(name, &entry.value, text)?));
+            pairs.push((
+                entry.key.to_string(),
+                self.expand(name, &entry.value, text)?,
+            ));
         }
         Ok(pairs)
     }

@@ -238,7 +238,7 @@ impl<'n> Hollow<'n> {
         let mut slots: Vec<Slot<'n>> = Vec::new();
         for entry in entries {
             // A repeated key replaces the value before it, as in `Node::to_json`.
-            slots.retain(|slot| slot.keyword != entry.key);
+            slots.retain(|slot| entry.key != slot.keyword);
             let split =
                 slot(draft, &entry.key).and_then(|kind| Slot::new(&entry.key, kind, &entry.value));
             let hollowed = match split {
@@ -248,7 +248,7 @@ impl<'n> Hollow<'n> {
                 }
                 None => entry.value.to_json(),
             };
-            value.insert(entry.key.clone(), hollowed);
+            value.insert(entry.key.to_string(), hollowed);
         }
         (!slots.is_empty()).then_some(Hollow {
             value: Value::Object(value),

@@ -69,7 +69,7 @@ impl Rule for SecretLikeFieldNames {
             return;
         };
         walk_properties(schema, &mut |entry| {
-            if self.allow.contains(&entry.key) || !can_hold_a_secret(&entry.value) {
+            if self.allow.contains(entry.key.as_str()) || !can_hold_a_secret(&entry.value) {
                 return;
             }
             let Some(reason) = credential(entry, &self.names, &self.names_when_described) else {
