@@ -703,9 +703,17 @@ impl<'a> Builder<'a> {
                 }
             }
         };
+        // Exactly sized: the tree of a large file is mostly small collections, which a growing
+        // vector leaves up to 4 times their size (100k small tools: 449 -> 364 MB at the peak).
         let kind = match frame.children {
-            Children::Seq(items) => NodeKind::Array(items),
-            Children::Map { entries, .. } => NodeKind::Object(entries),
+            Children::Seq(mut items) => {
+                items.shrink_to_fit();
+                NodeKind::Array(items)
+            }
+            Children::Map { mut entries, .. } => {
+                entries.shrink_to_fit();
+                NodeKind::Object(entries)
+            }
         };
         let node = Node::new(kind, span, frame.pointer);
         self.push_value(node, frame.size, frame.anchor);
