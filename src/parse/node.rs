@@ -162,6 +162,19 @@ impl Str {
         }
     }
 
+    /// The source of `decoded` in a JSON string without escapes (one as long as its quoted
+    /// text less the quotes: every escape is longer than what it stands for), checked against
+    /// `source`: most strings of a manifest, mapped without building their segments.
+    fn verbatim_range(&self, source: &str, decoded: Range<usize>) -> Option<Span> {
+        let raw = self.raw();
+        // An empty range is left to the segments, which map it as they map any other string's.
+        if self.style != StrStyle::Json || raw.len() != self.value.len() + 2 || decoded.is_empty() {
+            return None;
+        }
+        let span = raw.start + 1 + decoded.start..raw.start + 1 + decoded.end;
+        (source.get(span.clone())? == self.value.get(decoded)?).then_some(span)
+    }
+
     /// The source bytes the segment builder for `style` rescans (for block scalars this starts
     /// at the `|`/`>` indicator; for quoted scalars it includes the quotes).
     pub fn raw(&self) -> Span {
@@ -346,6 +359,9 @@ impl Node {
         let NodeKind::String(s) = &self.kind else {
             return self.span.clone();
         };
+        if let Some(span) = s.verbatim_range(source, decoded.clone()) {
+            return span;
+        }
         s.segments
             .map(s, source, decoded)
             .unwrap_or_else(|| self.span.clone())
