@@ -371,6 +371,28 @@ fn index_by_key(files: &[FileSide]) -> HashMap<&str, usize> {
         .collect()
 }
 
+/// A JSON value kept as its compact text: a side of 100,000 tools holds each schema in a few
+/// dozen bytes rather than a tree of maps ten times that, and two equal texts are equal values
+/// without reading either. Read back only where the texts differ.
+#[derive(Debug, Clone, PartialEq)]
+struct Json(Box<str>);
+
+impl Json {
+    fn of(node: &crate::parse::Node) -> Json {
+        Json(node.to_json().to_string().into_boxed_str())
+    }
+
+    fn value(&self) -> Value {
+        // Read as the file was (serde_json's reader stops at 128 levels; a schema may have 256).
+        crate::parse::json::parse(&self.0).map_or(Value::Null, |node| node.to_json())
+    }
+
+    /// Whether the two are different values (objects compare without their key order).
+    fn differs(old: Option<&Json>, new: Option<&Json>) -> bool {
+        old != new && old.map(Json::value) != new.map(Json::value)
+    }
+}
+
 /// One tool as the model reads it, detached from its tree.
 #[derive(Debug, Clone)]
 struct ToolDef {
@@ -379,9 +401,9 @@ struct ToolDef {
     description: Option<String>,
     snippet: Option<String>,
     guidelines: Vec<String>,
-    schema: Option<Value>,
-    output_schema: Option<Value>,
-    annotations: Option<Value>,
+    schema: Option<Json>,
+    output_schema: Option<Json>,
+    annotations: Option<Json>,
     deferred: bool,
     tokens: usize,
     /// The JSON Pointer of its definition in its file.
@@ -449,9 +471,9 @@ fn tools_of(
                 .guidelines()
                 .filter_map(|node| node.as_str().map(str::to_string))
                 .collect(),
-            schema: tool.input_schema().map(crate::parse::Node::to_json),
-            output_schema: tool.output_schema.map(|e| e.value.to_json()),
-            annotations: tool.annotations.map(|e| e.value.to_json()),
+            schema: tool.input_schema().map(Json::of),
+            output_schema: tool.output_schema.map(|e| Json::of(&e.value)),
+            annotations: tool.annotations.map(|e| Json::of(&e.value)),
             deferred: tool.defer_loading,
             tokens: tokens.total(),
             pointer: tool.node.pointer.to_string(),
@@ -781,9 +803,9 @@ fn fingerprint(tool: &ToolDef) -> Option<String> {
             .iter()
             .map(|g| g.replace(tool.name.as_str(), "\u{0}"))
             .collect::<Vec<_>>(),
-        tool.schema,
-        tool.output_schema,
-        tool.annotations,
+        tool.schema.as_ref().map(Json::value),
+        tool.output_schema.as_ref().map(Json::value),
+        tool.annotations.as_ref().map(Json::value),
     ]);
     let mut out = String::new();
     canonical(&value, &mut out);
@@ -930,15 +952,22 @@ fn compare_tools(
             ));
         }
     }
-    let empty = Value::Object(serde_json::Map::new());
-    let (old_schema, new_schema) = (
-        old.schema.as_ref().unwrap_or(&empty),
-        new.schema.as_ref().unwrap_or(&empty),
-    );
-    // Every keyword is compared (the unknown ones as wholes), so a schema that differs only in
-    // order (`required`, `enum`) gives no change.
-    compare_schema(old_schema, new_schema, "", 0, &mut changes);
-    if old.output_schema != new.output_schema {
+    if old.schema != new.schema {
+        let schema = |json: &Option<Json>| {
+            json.as_ref()
+                .map_or_else(|| Value::Object(serde_json::Map::new()), Json::value)
+        };
+        // Every keyword is compared (the unknown ones as wholes), so a schema that differs only
+        // in order (`required`, `enum`) gives no change.
+        compare_schema(
+            &schema(&old.schema),
+            &schema(&new.schema),
+            "",
+            0,
+            &mut changes,
+        );
+    }
+    if Json::differs(old.output_schema.as_ref(), new.output_schema.as_ref()) {
         changes.push(change(
             Class::Additive,
             "output_schema",
@@ -946,8 +975,12 @@ fn compare_tools(
             "output schema changed".to_string(),
         ));
     }
-    if old.annotations != new.annotations {
-        let keys = changed_keys(old.annotations.as_ref(), new.annotations.as_ref());
+    if Json::differs(old.annotations.as_ref(), new.annotations.as_ref()) {
+        let (old_annotations, new_annotations) = (
+            old.annotations.as_ref().map(Json::value),
+            new.annotations.as_ref().map(Json::value),
+        );
+        let keys = changed_keys(old_annotations.as_ref(), new_annotations.as_ref());
         changes.push(change(
             Class::Additive,
             "annotations",
@@ -1556,6 +1589,24 @@ fn finding(d: &Diagnostic, pointers: &HashMap<String, String>) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_texts_compare_as_values() {
+        let json = |text: &str| Json::of(&crate::parse::json::parse(text).unwrap());
+        let (a, b) = (json(r#"{"x": 1, "y": [2]}"#), json(r#"{"y": [2], "x": 1}"#));
+        assert_ne!(a, b, "the texts keep the key order");
+        assert!(!Json::differs(Some(&a), Some(&b)));
+        assert!(Json::differs(
+            Some(&a),
+            Some(&json(r#"{"x": 1, "y": [3]}"#))
+        ));
+        assert!(Json::differs(Some(&a), None));
+        assert!(!Json::differs(None, None));
+        // Deeper than serde_json reads: still the same value.
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        let value = json(&deep).value();
+        assert_eq!(value.to_string(), deep);
+    }
 
     #[test]
     fn sentences_split_at_ends_and_lines() {
