@@ -19,14 +19,14 @@ pub mod load;
 pub mod render;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalog::Registry;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Field, Severity};
 use crate::lint::{FileReport, Linter};
 use crate::normalize::Tool;
 use crate::read::Input;
@@ -266,14 +266,14 @@ pub fn diff(old: Side, new: Side, registry: &Registry, linter: &Linter) -> Repor
     let encoding = linter.encoding;
     let detectors = Detectors::new(registry, linter);
     let (old_label, new_label) = (old.label.clone(), new.label.clone());
-    let (old_files, old_reports) = read_side(old, linter, encoding);
-    let (new_files, new_reports) = read_side(new, linter, encoding);
-    let mut internal_errors: Vec<String> = Vec::new();
-    for report in old_reports.iter().chain(&new_reports) {
-        if let Some(message) = &report.internal_error {
-            internal_errors.push(format!("{}: {message}", report.file.name));
-        }
-    }
+    let (old_files, old_findings) = read_side(old, linter, encoding);
+    let (new_files, new_findings) = read_side(new, linter, encoding);
+    let internal_errors: Vec<String> = old_findings
+        .internal_errors
+        .iter()
+        .chain(&new_findings.internal_errors)
+        .cloned()
+        .collect();
     // Pair the files by key, in key order.
     let mut keys: Vec<&str> = old_files
         .iter()
@@ -284,17 +284,7 @@ pub fn diff(old: Side, new: Side, registry: &Registry, linter: &Linter) -> Repor
     keys.dedup();
     let old_by_key: HashMap<&str, usize> = index_by_key(&old_files);
     let new_by_key: HashMap<&str, usize> = index_by_key(&new_files);
-    // The findings move out of the reports: two copies of 100,000 tools' findings weigh.
-    let findings_of = |reports: Vec<FileReport>| -> HashMap<String, Vec<Diagnostic>> {
-        reports
-            .into_iter()
-            .filter(|r| r.linted)
-            .map(|r| (r.file.name.clone(), r.diagnostics))
-            .collect()
-    };
-    let old_findings = findings_of(old_reports);
-    let new_findings = findings_of(new_reports);
-    let none: Vec<Diagnostic> = Vec::new();
+    let none: Vec<Found> = Vec::new();
     let mut files = Vec::new();
     let mut summary = Summary::default();
     let mut unreadable = Vec::new();
@@ -317,8 +307,12 @@ pub fn diff(old: Side, new: Side, registry: &Registry, linter: &Linter) -> Repor
             .filter_map(|t| Some((t.old_name.as_deref()?, t.name.as_str())))
             .collect();
         file.findings = compare_findings(
-            old.map_or(&none, |f| old_findings.get(&f.name).unwrap_or(&none)),
-            new.map_or(&none, |f| new_findings.get(&f.name).unwrap_or(&none)),
+            old.map_or(&none, |f| {
+                old_findings.by_file.get(&f.name).unwrap_or(&none)
+            }),
+            new.map_or(&none, |f| {
+                new_findings.by_file.get(&f.name).unwrap_or(&none)
+            }),
             old,
             new,
             &renamed,
@@ -421,12 +415,75 @@ struct FileSide {
     error: Option<String>,
 }
 
+/// A finding as `diff` matches and shows it: without the file's text, the help or the fix, so
+/// that one side's findings weigh little while the other side is read.
+#[derive(Debug)]
+struct Found {
+    code: Arc<str>,
+    rule: Arc<str>,
+    severity: Severity,
+    field: Field,
+    tool: Option<Arc<str>>,
+    pointer: String,
+    file: Arc<str>,
+    line: usize,
+    column: usize,
+    message: String,
+}
+
+impl Found {
+    fn of(d: Diagnostic, file: &Arc<str>) -> Found {
+        let at = d.file.line_column(d.span.start);
+        Found {
+            code: d.code,
+            rule: d.rule,
+            severity: d.severity,
+            field: d.field,
+            tool: d.tool,
+            pointer: d.pointer,
+            file: file.clone(),
+            line: at.line,
+            column: at.column,
+            message: d.message,
+        }
+    }
+}
+
+/// One side's findings, by file name, and the files whose linting failed.
+#[derive(Default)]
+struct SideFindings {
+    by_file: HashMap<String, Vec<Found>>,
+    internal_errors: Vec<String>,
+}
+
+impl SideFindings {
+    fn of(reports: Vec<FileReport>) -> SideFindings {
+        let mut side = SideFindings::default();
+        for report in reports {
+            if let Some(message) = &report.internal_error {
+                side.internal_errors
+                    .push(format!("{}: {message}", report.file.name));
+            }
+            if report.linted {
+                let file: Arc<str> = report.file.name.as_str().into();
+                let found = report
+                    .diagnostics
+                    .into_iter()
+                    .map(|d| Found::of(d, &file))
+                    .collect();
+                side.by_file.insert(report.file.name.clone(), found);
+            }
+        }
+        side
+    }
+}
+
 /// Reads one side's files once: linted, and each read as tools.
-fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>, Vec<FileReport>) {
+fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>, SideFindings) {
     let (keys, inputs): (Vec<String>, Vec<Input>) = side.files.into_iter().unzip();
     let names: Vec<String> = inputs.iter().map(|input| input.name.clone()).collect();
     let parsed = linter.parse_all(inputs);
-    let reports = linter.lint_parsed(&parsed);
+    let findings = SideFindings::of(linter.lint_parsed(&parsed));
     let sets = parsed.with_tool_sets(encoding, |set| tools_of(set, encoding));
     let files = keys
         .into_iter()
@@ -446,7 +503,7 @@ fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>,
             }
         })
         .collect();
-    (files, reports)
+    (files, findings)
 }
 
 /// A file's tools as the diff compares them, and its instructions.
@@ -1508,8 +1565,8 @@ fn accepts(set: &BTreeSet<String>, t: &str) -> bool {
 /// New and fixed findings of one file pair, matched by rule, tool and the finding's pointer
 /// inside its tool.
 fn compare_findings(
-    old: &[Diagnostic],
-    new: &[Diagnostic],
+    old: &[Found],
+    new: &[Found],
     old_file: Option<&FileSide>,
     new_file: Option<&FileSide>,
     renamed: &HashMap<&str, &str>,
@@ -1523,7 +1580,7 @@ fn compare_findings(
         map
     };
     let (old_pointers, new_pointers) = (pointers(old_file), pointers(new_file));
-    let key = |d: &Diagnostic, pointers: &HashMap<String, String>, rename: bool| {
+    let key = |d: &Found, pointers: &HashMap<String, String>, rename: bool| {
         let tool = d.tool.as_deref().map(|name| match renamed.get(name) {
             Some(new) if rename => new.to_string(),
             _ => name.to_string(),
@@ -1559,7 +1616,7 @@ fn compare_findings(
 /// A finding's place inside its tool's definition, its field named as toolcheck names it
 /// (`input_schema/properties/limit` whether the file says `inputSchema`, `input_schema` or
 /// `parameters`); the file's pointer for a file-level finding.
-fn relative_pointer(d: &Diagnostic, pointers: &HashMap<String, String>) -> String {
+fn relative_pointer(d: &Found, pointers: &HashMap<String, String>) -> String {
     let tool = d.tool.as_deref().and_then(|name| pointers.get(name));
     match tool.and_then(|prefix| d.pointer.strip_prefix(prefix.as_str())) {
         Some("") => d.field.as_str().to_string(),
@@ -1571,15 +1628,14 @@ fn relative_pointer(d: &Diagnostic, pointers: &HashMap<String, String>) -> Strin
     }
 }
 
-fn finding(d: &Diagnostic, pointers: &HashMap<String, String>) -> Finding {
-    let at = d.file.line_column(d.span.start);
+fn finding(d: &Found, pointers: &HashMap<String, String>) -> Finding {
     Finding {
         code: d.code.to_string(),
         rule: d.rule.to_string(),
         severity: d.severity,
-        file: d.file.name.clone(),
-        line: at.line,
-        column: at.column,
+        file: d.file.to_string(),
+        line: d.line,
+        column: d.column,
         tool: d.tool.as_deref().map(str::to_string),
         path: relative_pointer(d, pointers),
         message: d.message.clone(),
