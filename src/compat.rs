@@ -585,9 +585,9 @@ mod tests {
             file: file.clone(),
             tool: tool.map(Arc::from),
             field: Field::Name,
-            pointer: String::new(),
+            pointer: Box::default(),
             span: start..start + at.len(),
-            related: Vec::new(),
+            related: Box::default(),
             fix: None,
         }
     }

@@ -336,9 +336,9 @@ impl<'a> Ctx<'a> {
             file: self.file.clone(),
             tool: self.shared_tool(),
             field,
-            pointer,
+            pointer: pointer.into_boxed_str(),
             span,
-            related: Vec::new(),
+            related: Box::default(),
             fix: None,
         };
         if dropped {
@@ -389,7 +389,7 @@ mod tests {
         let found = ctx.take_findings();
         assert_eq!(found.len(), MAX_SHOWN + 1 + 3);
         let summary = &found[MAX_SHOWN];
-        assert_eq!(summary.pointer, "/a");
+        assert_eq!(&*summary.pointer, "/a");
         assert_eq!(
             summary.message,
             "hit (and 69 more like it in this text, not shown)"
@@ -402,6 +402,6 @@ mod tests {
                 .contains("first 50 findings")
         );
         assert!(found[..MAX_SHOWN].iter().all(|d| d.message == "hit"));
-        assert!(found[MAX_SHOWN + 1..].iter().all(|d| d.pointer == "/b"));
+        assert!(found[MAX_SHOWN + 1..].iter().all(|d| &*d.pointer == "/b"));
     }
 }

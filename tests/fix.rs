@@ -30,7 +30,7 @@ fn findings(path: &Path) -> BTreeSet<(String, String)> {
     report
         .diagnostics
         .iter()
-        .map(|d| (d.code.to_string(), d.pointer.clone()))
+        .map(|d| (d.code.to_string(), d.pointer.to_string()))
         .collect()
 }
 
@@ -206,7 +206,7 @@ fn fixes_on_the_shared_corpora() {
         let mut fixed = BTreeSet::new();
         for diagnostic in &report.diagnostics {
             if let Some(fix) = &diagnostic.fix {
-                fixed.insert((diagnostic.code.to_string(), diagnostic.pointer.clone()));
+                fixed.insert((diagnostic.code.to_string(), diagnostic.pointer.to_string()));
                 edits.extend(
                     fix.edits
                         .iter()
@@ -229,7 +229,7 @@ fn fixes_on_the_shared_corpora() {
         let before: BTreeSet<_> = report
             .diagnostics
             .iter()
-            .map(|d| (d.code.to_string(), d.pointer.clone()))
+            .map(|d| (d.code.to_string(), d.pointer.to_string()))
             .collect();
         expected.push((file.clone(), result, fixed, before));
     }

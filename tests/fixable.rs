@@ -21,7 +21,7 @@ fn keys(report: &FileReport) -> Vec<Key> {
         .map(|d| {
             (
                 d.code.to_string(),
-                d.pointer.clone(),
+                d.pointer.to_string(),
                 d.file.text[d.span.clone()].to_string(),
             )
         })
@@ -92,7 +92,7 @@ fn fixes_remove_their_findings_and_add_none() {
                 .map(|d| {
                     (
                         d.code.to_string(),
-                        d.pointer.clone(),
+                        d.pointer.to_string(),
                         d.file.text[d.span.clone()].to_string(),
                     )
                 })

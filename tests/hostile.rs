@@ -138,8 +138,8 @@ fn a_hundred_thousand_invalid_properties() {
     for (i, finding) in findings.iter().enumerate() {
         assert_eq!(&*finding.code, "TC407");
         assert_eq!(
-            finding.pointer,
-            format!("/inputSchema/properties/p{i}/type")
+            &*finding.pointer,
+            &format!("/inputSchema/properties/p{i}/type")
         );
         assert_eq!(&text[finding.span.clone()], "\"dict\"");
     }
@@ -191,7 +191,7 @@ fn check_deep_wrong_type(name: &str, text: &str, names: &[String]) {
     }
     pointer.push_str("/type");
     assert!(
-        finding.pointer == pointer,
+        *finding.pointer == pointer,
         "pointer of {} bytes",
         finding.pointer.len()
     );
@@ -262,7 +262,7 @@ fn check_absolute_words(name: &str, text: &str) {
     );
     let mut expected = text.match_indices("always").map(|(at, _)| at..at + 6);
     for finding in &findings {
-        assert_eq!(finding.pointer, "/description");
+        assert_eq!(&*finding.pointer, "/description");
         assert_eq!(Some(finding.span.clone()), expected.next(), "{finding:?}");
     }
     assert!(

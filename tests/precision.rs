@@ -152,7 +152,7 @@ fn lint_with(corpora: &Path, registry: &Registry, overrides: &Overrides) -> Vec<
                 key: (
                     d.code.to_string(),
                     report.file.name.clone(),
-                    d.pointer.clone(),
+                    d.pointer.to_string(),
                     text,
                 ),
                 corpus: corpus.clone(),

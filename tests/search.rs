@@ -521,7 +521,7 @@ fn derived_query_report() {
             input,
             &registry,
             toolcheck::tokens::Encoding::O200kBase,
-            |set| docs_of(set, &name, &naming),
+            |set| docs_of(set, &name, &naming).collect::<Vec<_>>(),
         ) {
             docs.extend(found.into_iter().map(|(_, doc)| doc));
         }

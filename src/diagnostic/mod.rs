@@ -92,14 +92,15 @@ pub struct Diagnostic {
     pub tool: Option<Arc<str>>,
     pub field: Field,
     /// JSON Pointer of the node the finding is about.
-    pub pointer: String,
+    pub pointer: Box<str>,
     /// Byte range in `file.text`.
     pub span: Span,
     /// Secondary locations, e.g. the first definition of a duplicated name.
-    pub related: Vec<Related>,
+    pub related: Box<[Related]>,
     /// A change of the source that fixes the finding without changing what the text means
-    /// (applied by `lint --fix`).
-    pub fix: Option<Fix>,
+    /// (applied by `lint --fix`). Boxed, as `related`: few findings have one, and a large set
+    /// can have hundreds of thousands of findings.
+    pub fix: Option<Box<Fix>>,
 }
 
 /// Sorts findings into output order ([`Diagnostic::sort_key`]), keeping the order of equal
@@ -123,6 +124,9 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
         }
     }
 }
+
+// A large tool set can have hundreds of thousands of findings: keep them small.
+const _: () = assert!(std::mem::size_of::<Diagnostic>() <= 192);
 
 /// Edits of one file that fix one finding; they never overlap.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,7 +162,7 @@ impl Diagnostic {
 
     /// The edits that fix this finding.
     pub fn fix(&mut self, edits: Vec<Edit>) -> &mut Self {
-        self.fix = Some(Fix { edits });
+        self.fix = Some(Box::new(Fix { edits }));
         self
     }
 
@@ -175,11 +179,13 @@ impl Diagnostic {
         file: &Arc<SourceFile>,
         span: Span,
     ) -> &mut Self {
-        self.related.push(Related {
+        let mut related = std::mem::take(&mut self.related).into_vec();
+        related.push(Related {
             message: message.into(),
             file: file.clone(),
             span: file.whole_chars(span),
         });
+        self.related = related.into_boxed_slice();
         self
     }
 
@@ -217,9 +223,9 @@ mod tests {
             file: file.clone(),
             tool: None,
             field: Field::Description,
-            pointer: String::new(),
+            pointer: Box::default(),
             span: start..start + 1,
-            related: Vec::new(),
+            related: Box::default(),
             fix: None,
         }
     }
@@ -244,17 +250,17 @@ mod tests {
                     let file = &files[next(2) as usize];
                     let code = ["TC001", "TC002"][next(2) as usize];
                     let mut d = finding(file, next(4) as usize, code, "m");
-                    d.pointer = index.to_string();
+                    d.pointer = index.to_string().into();
                     d
                 })
                 .collect();
             let expected: Vec<String> = {
                 let mut sorted: Vec<&Diagnostic> = findings.iter().collect();
                 sorted.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-                sorted.iter().map(|d| d.pointer.clone()).collect()
+                sorted.iter().map(|d| d.pointer.to_string()).collect()
             };
             sort(&mut findings);
-            let got: Vec<String> = findings.iter().map(|d| d.pointer.clone()).collect();
+            let got: Vec<String> = findings.iter().map(|d| d.pointer.to_string()).collect();
             assert_eq!(got, expected, "{length} findings");
         }
     }

@@ -440,7 +440,7 @@ impl Found {
             severity: d.severity,
             field: d.field,
             tool: d.tool,
-            pointer: d.pointer,
+            pointer: d.pointer.into_string(),
             file: file.clone(),
             line: at.line,
             column: at.column,

@@ -79,7 +79,6 @@ pub fn load(
                 server: server.as_deref(),
             };
             docs_of(set, &name, &naming)
-                .into_iter()
                 .map(|(_, doc)| doc)
                 .collect::<Vec<_>>()
         });

@@ -64,11 +64,14 @@ pub fn doc_of(tool: &Tool<'_>, file: &str, naming: &Naming<'_>) -> Doc {
 
 /// The tools of `set` that have a name (a nameless tool cannot be found or called), with
 /// their index in `set.tools`.
-pub fn docs_of(set: &ToolSet<'_>, file: &str, naming: &Naming<'_>) -> Vec<(usize, Doc)> {
+pub fn docs_of<'s>(
+    set: &'s ToolSet<'_>,
+    file: &'s str,
+    naming: &'s Naming<'_>,
+) -> impl Iterator<Item = (usize, Doc)> + 's {
     set.tools
         .iter()
         .enumerate()
         .filter(|(_, tool)| !tool.name().trim().is_empty())
-        .map(|(index, tool)| (index, doc_of(tool, file, naming)))
-        .collect()
+        .map(move |(index, tool)| (index, doc_of(tool, file, naming)))
 }

@@ -211,7 +211,7 @@ impl Suppressing<'_> {
                 matching.iter().find_map(|&index| {
                     let entry = &this.per_file_ignores[index];
                     let in_subtree = entry.pointer.as_deref().is_none_or(|pointer| {
-                        diagnostic.pointer == pointer
+                        &*diagnostic.pointer == pointer
                             || diagnostic.pointer.starts_with(&format!("{pointer}/"))
                     });
                     let rule = entry

@@ -87,11 +87,11 @@ fn name_sequence(doc: &Doc) -> Vec<String> {
 }
 
 /// A name's [`name_sequence`] with each word once.
-fn name_words(sequence: &[String]) -> Vec<String> {
-    let mut words: Vec<String> = Vec::new();
+fn name_words(sequence: &[String]) -> Vec<&str> {
+    let mut words: Vec<&str> = Vec::new();
     for word in sequence {
-        if !words.contains(word) {
-            words.push(word.clone());
+        if !words.contains(&word.as_str()) {
+            words.push(word);
         }
     }
     words
@@ -236,7 +236,7 @@ fn same_summary(docs: &[Doc]) -> SameSummary {
 /// `retrieve_database`; `get_cost`, `confirm_cost`) tell the tools apart, and so does word
 /// order (`celsius_to_fahrenheit`, `fahrenheit_to_celsius`); one name twice is
 /// `duplicate-tool-name`'s. `words`: each name's [`name_words`].
-fn names_nest(a: &Doc, b: &Doc, words: (&[String], &[String])) -> bool {
+fn names_nest(a: &Doc, b: &Doc, words: (&[&str], &[&str])) -> bool {
     if a.name == b.name {
         return false;
     }
@@ -258,11 +258,11 @@ const MAX_SUBSET_WORDS: usize = 10;
 /// words are exactly a subset of its own: the work follows the pairs found, not the square of
 /// the number of tools.
 /// `words`: each doc's [`name_words`].
-fn nesting_pairs(docs: &[Doc], words: &[Vec<String>]) -> Vec<(usize, usize)> {
+fn nesting_pairs(docs: &[Doc], words: &[Vec<&str>]) -> Vec<(usize, usize)> {
     let sorted: Vec<Vec<&str>> = words
         .iter()
         .map(|words| {
-            let mut set: Vec<&str> = words.iter().map(String::as_str).collect();
+            let mut set = words.clone();
             set.sort_unstable();
             set
         })
@@ -366,7 +366,7 @@ impl ConfusableTools {
         // Otherwise only tools whose names nest can be confusable (most sets have no such
         // pair, and need no index), and not a child whose name says what it adds.
         let sequences: Vec<Vec<String>> = tools.docs.iter().map(name_sequence).collect();
-        let words: Vec<Vec<String>> = sequences.iter().map(|s| name_words(s)).collect();
+        let words: Vec<Vec<&str>> = sequences.iter().map(|s| name_words(s)).collect();
         let pairs: Vec<(usize, usize)> = nesting_pairs(&tools.docs, &words)
             .into_iter()
             .filter(|&(a, b)| {
@@ -589,10 +589,8 @@ mod tests {
         docs.push(doc(&words.repeat(2).join("_")));
         docs.push(doc("a_b_c_d_e_f_g_h_i_j_k_l"));
         docs.push(doc("c_f_k"));
-        let words: Vec<Vec<String>> = docs
-            .iter()
-            .map(|doc| name_words(&name_sequence(doc)))
-            .collect();
+        let sequences: Vec<Vec<String>> = docs.iter().map(name_sequence).collect();
+        let words: Vec<Vec<&str>> = sequences.iter().map(|s| name_words(s)).collect();
         let mut expected = Vec::new();
         for a in 0..docs.len() {
             for b in a + 1..docs.len() {

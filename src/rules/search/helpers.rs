@@ -54,8 +54,8 @@ pub fn docs_of_set<'s, 'a>(
         wire: host.as_deref().and_then(wire_of),
         server: server.as_deref(),
     };
-    let mut docs = Vec::new();
-    let mut owners = Vec::new();
+    let mut docs = Vec::with_capacity(set.tools.len());
+    let mut owners = Vec::with_capacity(set.tools.len());
     for (index, doc) in docs_of(set, &ctx.file.name, &naming) {
         docs.push(doc);
         owners.push((0, &set.tools[index]));
