@@ -133,7 +133,7 @@ impl Keys {
 /// A decoded string plus what is needed to map a range of it back to the source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Str {
-    pub value: String,
+    pub value: Box<str>,
     pub style: StrStyle,
     /// [`Str::raw`] in 32 bits: a manifest has one string per few bytes, and it is parsed
     /// whole, so the tree's size counts.
@@ -145,7 +145,8 @@ pub struct Str {
 impl Str {
     /// A string whose source bytes are `raw`; past 4 GiB its ranges map to the whole span
     /// (as [`StrStyle::Opaque`]).
-    pub fn new(value: String, style: StrStyle, raw: Span) -> Self {
+    pub fn new(value: impl Into<Box<str>>, style: StrStyle, raw: Span) -> Self {
+        let value = value.into();
         match (u32::try_from(raw.start), u32::try_from(raw.end)) {
             (Ok(start), Ok(end)) => Str {
                 value,
@@ -183,7 +184,7 @@ impl Str {
 }
 
 // A manifest is parsed whole, one entry per few bytes of it: keep them small.
-const _: () = assert!(std::mem::size_of::<Entry>() <= 104);
+const _: () = assert!(std::mem::size_of::<Entry>() <= 96);
 
 /// A string's decoded→source segments, built once (a long string with many findings would
 /// otherwise be rescanned for each). Invisible to `==` and `{:?}`: two strings are equal
@@ -374,7 +375,7 @@ impl Node {
             NodeKind::Null => Value::Null,
             NodeKind::Bool(b) => Value::Bool(*b),
             NodeKind::Number(n) => Value::Number(n.clone()),
-            NodeKind::String(s) => Value::String(s.value.clone()),
+            NodeKind::String(s) => Value::String(s.value.to_string()),
             NodeKind::Array(items) => Value::Array(items.iter().map(Node::to_json).collect()),
             NodeKind::Object(entries) => Value::Object(
                 entries

@@ -743,7 +743,7 @@ impl<'a> Builder<'a> {
             // The key's text, copied into the entry and into the pointer of every node below.
             self.charge(1, bytes, start)?;
             let text = match self.anchored(id).map(|target| &target.kind) {
-                Some(NodeKind::String(s)) => s.value.clone(),
+                Some(NodeKind::String(s)) => s.value.to_string(),
                 Some(NodeKind::Bool(b)) => b.to_string(),
                 Some(NodeKind::Number(n)) => n.to_string(),
                 _ => String::new(),

@@ -85,9 +85,9 @@ impl Rule for NonObjectRoot {
             return;
         };
         match &ty.kind {
-            NodeKind::String(s) if s.value == "object" => {}
+            NodeKind::String(s) if &*s.value == "object" => {}
             NodeKind::String(s) => {
-                let help = if s.value == "dict" || s.value == "map" {
+                let help = if matches!(&*s.value, "dict" | "map") {
                     format!("`{}` is not a JSON Schema type: write `object`", s.value)
                 } else {
                     "the root of an input schema is an object: write `\"type\": \"object\"` \
@@ -109,7 +109,7 @@ impl Rule for NonObjectRoot {
                     )
                     .help(help);
                 // `dict` and `map` mean an object: the one rewrite that keeps the meaning.
-                if s.value == "dict" || s.value == "map" {
+                if matches!(&*s.value, "dict" | "map") {
                     finding.fix(vec![Edit {
                         span: ty.span.clone(),
                         replacement: written,
