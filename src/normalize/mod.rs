@@ -222,6 +222,8 @@ pub fn normalize<'a>(root: &'a Node, ctx: &mut Ctx<'_>) -> ToolSet<'a> {
                 match tools.value.as_array() {
                     // Gemini also nests its declarations as `tools: [{functionDeclarations}]`.
                     Some(items) => {
+                        // One tool an item, but for Gemini's nested declarations: sized once.
+                        set.tools.reserve(items.len());
                         for item in items {
                             match item.get("functionDeclarations") {
                                 Some(declarations) => {
@@ -348,6 +350,7 @@ fn read_declarations<'a>(node: &'a Node, set: &mut ToolSet<'a>, ctx: &mut Ctx<'_
 }
 
 fn read_tools<'a>(items: &'a [Node], set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
+    set.tools.reserve(items.len());
     for item in items {
         if item.as_object().is_none() {
             wrong_type(ctx, item, "a tool object", Field::File);
