@@ -1,7 +1,6 @@
 //! The value tree every manifest is parsed into: JSON and YAML alike, every key and value with
 //! its byte span and JSON Pointer, so any rule can point anywhere without knowing the format.
 
-use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::ops::Range;
 use std::sync::Arc;
@@ -76,6 +75,12 @@ impl std::borrow::Borrow<str> for Key {
 impl From<&str> for Key {
     fn from(key: &str) -> Self {
         Key(key.into())
+    }
+}
+
+impl From<&Key> for Key {
+    fn from(key: &Key) -> Self {
+        key.clone()
     }
 }
 
@@ -488,58 +493,27 @@ struct Link {
 }
 
 enum Token {
-    /// A key, escaped (`~0`, `~1`), of up to [`SHORT_KEY`] bytes: most keys, kept in the
-    /// link itself rather than in an allocation of their own.
-    Short {
-        len: u8,
-        bytes: [u8; SHORT_KEY],
-    },
-    /// A longer key, escaped.
-    Key(Box<str>),
+    /// A key, as decoded (escaped when written out): the file's shared copy of it, so a link
+    /// costs no allocation of its own.
+    Key(Key),
     Index(usize),
 }
 
-/// The longest key kept in a link: what fits beside the length in the space a boxed key
-/// takes anyway.
-const SHORT_KEY: usize = 22;
-const _: () = assert!(std::mem::size_of::<Token>() <= 24);
+// Two words: a link is 40 bytes with its counts, and there is one for every node.
+const _: () = assert!(std::mem::size_of::<Token>() <= 16);
+
+/// Whether a key needs RFC 6901's escapes (`~0`, `~1`).
+fn needs_escape(key: &str) -> bool {
+    key.contains(['~', '/'])
+}
 
 impl Token {
-    /// `key`, escaped.
-    fn key(key: &str) -> Token {
-        let escaped = if key.contains(['~', '/']) {
-            Cow::Owned(escape_pointer_token(key))
-        } else {
-            Cow::Borrowed(key)
-        };
-        if escaped.len() <= SHORT_KEY {
-            let mut bytes = [0; SHORT_KEY];
-            bytes[..escaped.len()].copy_from_slice(escaped.as_bytes());
-            // At most SHORT_KEY (22), so the length fits in a byte.
-            let len = escaped.len() as u8;
-            return Token::Short { len, bytes };
-        }
-        Token::Key(escaped.into_owned().into_boxed_str())
-    }
-
-    /// The escaped key, for a key.
-    fn as_key(&self) -> Option<&str> {
-        match self {
-            // The bytes are a whole `str` copied in (`Token::key`): never invalid.
-            Token::Short { len, bytes } => {
-                Some(std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default())
-            }
-            Token::Key(key) => Some(key),
-            Token::Index(_) => None,
-        }
-    }
-
     fn len(&self) -> usize {
         match self {
             Token::Index(index) => index
                 .checked_ilog10()
                 .map_or(1, |digits| digits as usize + 1),
-            key => key.as_key().map_or(0, str::len),
+            Token::Key(key) => key.len() + key.bytes().filter(|b| matches!(b, b'~' | b'/')).count(),
         }
     }
 
@@ -547,10 +521,10 @@ impl Token {
         match (self, other) {
             (Token::Index(a), Token::Index(b)) => a == b,
             // `/3` written as a key and as an index.
-            (Token::Index(index), key) | (key, Token::Index(index)) => {
-                key.as_key() == Some(index.to_string().as_str())
+            (Token::Index(index), Token::Key(key)) | (Token::Key(key), Token::Index(index)) => {
+                key.as_str() == index.to_string()
             }
-            (a, b) => a.as_key() == b.as_key(),
+            (Token::Key(a), Token::Key(b)) => a == b,
         }
     }
 }
@@ -559,7 +533,8 @@ impl fmt::Display for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Token::Index(index) => write!(f, "{index}"),
-            key => f.write_str(key.as_key().unwrap_or_default()),
+            Token::Key(key) if needs_escape(key) => f.write_str(&escape_pointer_token(key)),
+            Token::Key(key) => f.write_str(key),
         }
     }
 }
@@ -570,9 +545,9 @@ impl Pointer {
         Pointer(None)
     }
 
-    /// `self/key`, the key escaped.
-    pub fn key(&self, key: &str) -> Pointer {
-        self.child(Token::key(key))
+    /// `self/key` (escaped when written out).
+    pub fn key(&self, key: impl Into<Key>) -> Pointer {
+        self.child(Token::Key(key.into()))
     }
 
     /// `self/index`.

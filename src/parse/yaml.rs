@@ -421,10 +421,10 @@ impl<'a> Builder<'a> {
         };
         match &frame.children {
             Children::Seq(items) => frame.pointer.index(items.len()),
-            Children::Map { key, .. } => {
-                let key = key.as_ref().map_or("", |(key, _)| key.as_str());
-                frame.pointer.key(key)
-            }
+            Children::Map { key, .. } => match key {
+                Some((key, _)) => frame.pointer.key(key),
+                None => frame.pointer.key(""),
+            },
         }
     }
 
