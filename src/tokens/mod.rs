@@ -179,17 +179,15 @@ impl Counter {
     /// counted yet are tokenized on all cores when there are enough of them, so that one
     /// large file is not a single thread's work.
     pub fn tools(&mut self, tools: &[&Tool<'_>]) -> Vec<ToolTokens> {
-        enum Job<'t> {
-            Text(NodeKey, &'t str),
-            Schema(NodeKey, String),
-        }
-        let mut jobs: Vec<Job<'_>> = Vec::new();
-        let mut queued = std::collections::HashSet::new();
+        // What is not counted yet, each once: a text is claimed in the memo as it is queued
+        // (0 until counted), a schema's compact text taken out of its entry.
+        let mut texts: Vec<(NodeKey, &str)> = Vec::new();
+        let mut schemas: Vec<(NodeKey, String)> = Vec::new();
         for tool in tools {
             if self.tools.contains_key(&key(tool.node)) {
                 continue;
             }
-            let texts = [
+            let nodes = [
                 tool.name.map(|entry| &entry.value),
                 tool.description(),
                 tool.snippet(),
@@ -197,54 +195,57 @@ impl Counter {
             .into_iter()
             .flatten()
             .chain(tool.guidelines());
-            for node in texts {
-                let node_key = key(node);
+            for node in nodes {
                 if let Some(text) = node.as_str()
-                    && !self.texts.contains_key(&node_key)
-                    && queued.insert(node_key)
+                    && let std::collections::hash_map::Entry::Vacant(slot) =
+                        self.texts.entry(key(node))
                 {
-                    jobs.push(Job::Text(node_key, text));
+                    slot.insert(0);
+                    texts.push((key(node), text));
                 }
             }
             if let Some(node) = tool.input_schema() {
-                let node_key = key(node);
                 let schema = self.schema_entry(node);
-                if schema.tokens.is_none() && queued.insert(node_key) {
-                    jobs.push(Job::Schema(
-                        node_key,
-                        schema.compact.take().unwrap_or_default(),
-                    ));
+                if schema.tokens.is_none()
+                    && let Some(compact) = schema.compact.take()
+                {
+                    schemas.push((key(node), compact));
                 }
             }
         }
-        let bytes: usize = jobs
-            .iter()
-            .map(|job| match job {
-                Job::Text(_, text) => text.len(),
-                Job::Schema(_, text) => text.len(),
-            })
-            .sum();
+        let bytes: usize = texts.iter().map(|(_, text)| text.len()).sum::<usize>()
+            + schemas.iter().map(|(_, text)| text.len()).sum::<usize>();
         // Below this, threads cost more than they save.
         const PARALLEL_BYTES: usize = 64 * 1024;
         let encoding = self.encoding;
-        let count = |job: Job<'_>| match job {
-            Job::Text(node_key, text) => (node_key, false, encoding.count(text)),
-            Job::Schema(node_key, text) => (node_key, true, encoding.count(&text)),
-        };
-        // Rayon splits the jobs adaptively (further when a thread steals), so texts of very
+        // Rayon splits the texts adaptively (further when a thread steals), so texts of very
         // different sizes still spread over all cores.
-        let counted: Vec<(NodeKey, bool, usize)> = if bytes < PARALLEL_BYTES {
-            jobs.into_iter().map(count).collect()
+        let (text_counts, schema_counts): (Vec<usize>, Vec<usize>) = if bytes < PARALLEL_BYTES {
+            (
+                texts.iter().map(|(_, text)| encoding.count(text)).collect(),
+                schemas
+                    .iter()
+                    .map(|(_, text)| encoding.count(text))
+                    .collect(),
+            )
         } else {
-            jobs.into_par_iter().map(count).collect()
+            (
+                texts
+                    .par_iter()
+                    .map(|(_, text)| encoding.count(text))
+                    .collect(),
+                schemas
+                    .par_iter()
+                    .map(|(_, text)| encoding.count(text))
+                    .collect(),
+            )
         };
-        for (node_key, schema, count) in counted {
-            if schema {
-                if let Some(entry) = self.schemas.get_mut(&node_key) {
-                    entry.tokens = Some(count);
-                }
-            } else {
-                self.texts.insert(node_key, count);
+        for ((node_key, _), count) in texts.into_iter().zip(text_counts) {
+            self.texts.insert(node_key, count);
+        }
+        for ((node_key, _), count) in schemas.into_iter().zip(schema_counts) {
+            if let Some(entry) = self.schemas.get_mut(&node_key) {
+                entry.tokens = Some(count);
             }
         }
         tools.iter().map(|tool| self.tool(tool)).collect()
