@@ -425,14 +425,13 @@ struct Found {
     field: Field,
     tool: Option<Arc<str>>,
     pointer: String,
-    file: Arc<str>,
     line: usize,
     column: usize,
     message: String,
 }
 
 impl Found {
-    fn of(d: Diagnostic, file: &Arc<str>) -> Found {
+    fn of(d: Diagnostic) -> Found {
         let at = d.file.line_column(d.span.start);
         Found {
             code: d.code,
@@ -441,7 +440,6 @@ impl Found {
             field: d.field,
             tool: d.tool,
             pointer: d.pointer.into_string(),
-            file: file.clone(),
             line: at.line,
             column: at.column,
             message: d.message,
@@ -465,12 +463,7 @@ impl SideFindings {
                     .push(format!("{}: {message}", report.file.name));
             }
             if report.linted {
-                let file: Arc<str> = report.file.name.as_str().into();
-                let found = report
-                    .diagnostics
-                    .into_iter()
-                    .map(|d| Found::of(d, &file))
-                    .collect();
+                let found = report.diagnostics.into_iter().map(Found::of).collect();
                 side.by_file.insert(report.file.name.clone(), found);
             }
         }
@@ -1580,6 +1573,11 @@ fn compare_findings(
         map
     };
     let (old_pointers, new_pointers) = (pointers(old_file), pointers(new_file));
+    // A side's findings are those of its file: without the file, there are none.
+    let (old_name, new_name) = (
+        old_file.map_or("", |f| f.name.as_str()),
+        new_file.map_or("", |f| f.name.as_str()),
+    );
     let key = |d: &Found, pointers: &HashMap<String, String>, rename: bool| {
         let tool = d.tool.as_deref().map(|name| match renamed.get(name) {
             Some(new) if rename => new.to_string(),
@@ -1601,14 +1599,14 @@ fn compare_findings(
             .get_mut(&key(d, &new_pointers, false))
             .and_then(Vec::pop);
         if matched.is_none() {
-            findings.new.push(finding(d, &new_pointers));
+            findings.new.push(finding(d, new_name, &new_pointers));
         }
     }
     let mut left: Vec<usize> = old_keys.into_values().flatten().collect();
     left.sort_unstable();
     findings.fixed = left
         .into_iter()
-        .map(|i| finding(&old[i], &old_pointers))
+        .map(|i| finding(&old[i], old_name, &old_pointers))
         .collect();
     findings
 }
@@ -1628,12 +1626,12 @@ fn relative_pointer(d: &Found, pointers: &HashMap<String, String>) -> String {
     }
 }
 
-fn finding(d: &Found, pointers: &HashMap<String, String>) -> Finding {
+fn finding(d: &Found, file: &str, pointers: &HashMap<String, String>) -> Finding {
     Finding {
         code: d.code.to_string(),
         rule: d.rule.to_string(),
         severity: d.severity,
-        file: d.file.to_string(),
+        file: file.to_string(),
         line: d.line,
         column: d.column,
         tool: d.tool.as_deref().map(str::to_string),

@@ -97,6 +97,20 @@ pub struct Counter {
     tools: HashMap<NodeKey, ToolTokens>,
 }
 
+/// The tokens of each text, on all cores when `parallel`.
+fn count_all<T: AsRef<str> + Sync>(
+    texts: &[(NodeKey, T)],
+    encoding: Encoding,
+    parallel: bool,
+) -> Vec<usize> {
+    let count = |(_, text): &(NodeKey, T)| encoding.count(text.as_ref());
+    if parallel {
+        texts.par_iter().map(count).collect()
+    } else {
+        texts.iter().map(count).collect()
+    }
+}
+
 impl Counter {
     pub fn new(encoding: Encoding) -> Counter {
         Counter {
@@ -220,26 +234,9 @@ impl Counter {
         let encoding = self.encoding;
         // Rayon splits the texts adaptively (further when a thread steals), so texts of very
         // different sizes still spread over all cores.
-        let (text_counts, schema_counts): (Vec<usize>, Vec<usize>) = if bytes < PARALLEL_BYTES {
-            (
-                texts.iter().map(|(_, text)| encoding.count(text)).collect(),
-                schemas
-                    .iter()
-                    .map(|(_, text)| encoding.count(text))
-                    .collect(),
-            )
-        } else {
-            (
-                texts
-                    .par_iter()
-                    .map(|(_, text)| encoding.count(text))
-                    .collect(),
-                schemas
-                    .par_iter()
-                    .map(|(_, text)| encoding.count(text))
-                    .collect(),
-            )
-        };
+        let parallel = bytes >= PARALLEL_BYTES;
+        let text_counts = count_all(&texts, encoding, parallel);
+        let schema_counts = count_all(&schemas, encoding, parallel);
         for ((node_key, _), count) in texts.into_iter().zip(text_counts) {
             self.texts.insert(node_key, count);
         }
