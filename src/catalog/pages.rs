@@ -3,6 +3,7 @@
 //! the files in the repository are stale). Every finding of a built-in rule carries its
 //! page's URL ([`url`]): SARIF `helpUri`, JSON `url`, a hyperlink in human output.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use serde_json::Value;
@@ -39,19 +40,19 @@ pub fn file_name(code: &str, name: &str) -> String {
     format!("{code}-{name}.md")
 }
 
+/// The names of the built-in rules, from their catalog files' names.
+static BUILTIN_NAMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    BUILTIN
+        .iter()
+        .filter_map(|builtin| builtin.path.rsplit('/').next()?.strip_suffix(".yaml"))
+        .collect()
+});
+
 /// The URL of a built-in rule's page; `None` for a team's own rule, which has none.
 pub fn url(code: &str, name: &str) -> Option<String> {
     // Names are unique across a registry (`Registry::finish`), so a team's rule never shares
     // a built-in rule's name.
-    let builtin = BUILTIN.iter().any(|builtin| {
-        builtin
-            .path
-            .rsplit('/')
-            .next()
-            .and_then(|file| file.strip_suffix(".yaml"))
-            == Some(name)
-    });
-    if !builtin {
+    if !BUILTIN_NAMES.contains(name) {
         return None;
     }
     Some(format!("{}{}", base_url()?, file_name(code, name)))

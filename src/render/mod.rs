@@ -162,6 +162,7 @@ pub struct PrettyArray<W> {
     pad: String,
     len: usize,
     scratch: Vec<u8>,
+    indented: Vec<u8>,
 }
 
 impl<W: Write> PrettyArray<W> {
@@ -172,6 +173,7 @@ impl<W: Write> PrettyArray<W> {
             pad: " ".repeat(indent + 2),
             len: 0,
             scratch: Vec::new(),
+            indented: Vec::new(),
         }
     }
 
@@ -180,20 +182,23 @@ impl<W: Write> PrettyArray<W> {
     }
 
     pub fn push(&mut self, value: &impl Serialize) -> io::Result<()> {
-        self.out
-            .write_all(if self.len == 0 { b"[\n" } else { b",\n" })?;
-        self.len += 1;
         self.scratch.clear();
         serde_json::to_writer_pretty(&mut self.scratch, value).map_err(io::Error::other)?;
+        // Indented in memory and written at once: a write per line costs more than the
+        // serializing.
+        self.indented.clear();
+        self.indented
+            .extend_from_slice(if self.len == 0 { b"[\n" } else { b",\n" });
+        self.len += 1;
         // A JSON string never holds a raw line break: every line is the value's own.
         for (index, line) in self.scratch.split(|&byte| byte == b'\n').enumerate() {
             if index > 0 {
-                self.out.write_all(b"\n")?;
+                self.indented.push(b'\n');
             }
-            self.out.write_all(self.pad.as_bytes())?;
-            self.out.write_all(line)?;
+            self.indented.extend_from_slice(self.pad.as_bytes());
+            self.indented.extend_from_slice(line);
         }
-        Ok(())
+        self.out.write_all(&self.indented)
     }
 
     /// The array's last bytes (`]`, or `[]` when it is empty); gives back the writer.

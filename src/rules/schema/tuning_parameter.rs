@@ -19,8 +19,14 @@ use crate::text::identifier::split_identifier;
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct TuningParameter {
     /// Property names that tune execution, matched in any casing (`max_results`,
-    /// `maxResults`, `MaxResults`).
-    names: Vec<String>,
+    /// `maxResults`, `MaxResults`); squashed once, when the options are read.
+    #[serde(deserialize_with = "squashed")]
+    names: HashSet<String>,
+}
+
+fn squashed<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<HashSet<String>, D::Error> {
+    let names = Vec::<String>::deserialize(deserializer)?;
+    Ok(names.iter().map(|name| squash(name)).collect())
 }
 
 /// Lower-case words joined without separators: `maxResults`, `max_results` and `max-results`
@@ -70,11 +76,10 @@ impl Rule for TuningParameter {
         let Some(schema) = tool.input_schema() else {
             return;
         };
-        let names: HashSet<String> = self.names.iter().map(|name| squash(name)).collect();
         let tool_name = squash(tool.name());
         for entry in helpers::root_properties(schema) {
             let squashed = squash(&entry.key);
-            if squashed.is_empty() || !names.contains(&squashed) {
+            if squashed.is_empty() || !self.names.contains(&squashed) {
                 continue;
             }
             // The value is what the tool is about (`set_rate_limit { limit }`,
