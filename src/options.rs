@@ -55,7 +55,7 @@ pub fn merge(
         let Value::Object(user) = node.to_json() else {
             let message = "rule options must be a mapping";
             return Err(match file {
-                Some(file) => Error::at(file, node.span.clone(), message),
+                Some(file) => Error::at(file, node.span(), message),
                 None => Error::new(message),
             });
         };
@@ -76,7 +76,7 @@ pub fn error_at_key(
         unknown_field(message)
             .or_else(|| message.split('`').nth(1))
             .and_then(|key| node.entry(key))
-            .map_or(node.span.clone(), |entry| entry.key_span.clone())
+            .map_or(node.span(), |entry| entry.key_span())
     });
     match (file, span) {
         (Some(file), Some(span)) => Error::at(file, span, error),
@@ -109,10 +109,10 @@ fn deserialize_located<T: DeserializeOwned>(
                 let parent = parent_pointer(&pointer, key);
                 node.at_pointer(parent)?
                     .entry(key)
-                    .map(|entry| entry.key_span.clone())
+                    .map(|entry| entry.key_span())
             })
-            .or_else(|| node.at_pointer(&pointer).map(|found| found.span.clone()))
-            .unwrap_or_else(|| node.span.clone());
+            .or_else(|| node.at_pointer(&pointer).map(|found| found.span()))
+            .unwrap_or_else(|| node.span());
         let message = inner.replace(" at line 1 column 1", "");
         match file {
             Some(file) => Error::at(file, span, message),

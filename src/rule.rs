@@ -73,7 +73,7 @@ impl Outline {
                 .filter_map(|node| {
                     Some(Placed {
                         text: node.as_str()?.to_string(),
-                        span: node.span.clone(),
+                        span: node.span(),
                         pointer: node.pointer.written(),
                     })
                 })
@@ -303,16 +303,16 @@ impl<'a> Ctx<'a> {
             // Past the cap the finding is dropped: writing out its pointer or mapping its words
             // back is wasted work.
             Target::Value(node) | Target::Start(node) | Target::Text(node, _) if dropped => {
-                (node.span.clone(), String::new())
+                (node.span(), String::new())
             }
-            Target::Key(entry) if dropped => (entry.key_span.clone(), String::new()),
+            Target::Key(entry) if dropped => (entry.key_span(), String::new()),
             Target::Placed(placed) => (placed.span.clone(), placed.pointer.clone()),
-            Target::Value(node) => (node.span.clone(), node.pointer.written()),
-            Target::Key(entry) => (entry.key_span.clone(), entry.value.pointer.written()),
+            Target::Value(node) => (node.span(), node.pointer.written()),
+            Target::Key(entry) => (entry.key_span(), entry.value.pointer.written()),
             Target::Start(node) => {
-                let start = node.span.start;
+                let start = node.span().start;
                 // The first character, whole: a span never ends inside a UTF-8 sequence.
-                let first = self.file.text.get(start..node.span.end.max(start));
+                let first = self.file.text.get(start..node.span().end.max(start));
                 let end = start
                     + first
                         .and_then(|text| text.chars().next())

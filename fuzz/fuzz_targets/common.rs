@@ -12,12 +12,12 @@ use toolcheck::parse::{Node, NodeKind};
 pub fn check_tree(text: &str, root: &Node) {
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
-        check_span(text, &node.span);
+        check_span(text, &node.span());
         match &node.kind {
             NodeKind::Array(items) => stack.extend(items),
             NodeKind::Object(entries) => {
                 for entry in entries {
-                    check_span(text, &entry.key_span);
+                    check_span(text, &entry.key_span());
                     stack.push(&entry.value);
                 }
             }

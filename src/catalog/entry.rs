@@ -71,15 +71,11 @@ fn read(
         )
     })?;
     let spec: RuleFile = options::deserialize(&node, Some(file))?;
-    let at = |key: &str| {
-        node.get(key)
-            .map(|n| n.span.clone())
-            .unwrap_or(node.span.clone())
-    };
+    let at = |key: &str| node.get(key).map(|n| n.span()).unwrap_or(node.span());
     let then_at = |key: &str| {
         node.get("then")
             .and_then(|then| then.get(key).or(Some(then)))
-            .map_or(node.span.clone(), |n| n.span.clone())
+            .map_or(node.span(), |n| n.span())
     };
     let code_ok = if builtin {
         is_code(&spec.code, "TC")
@@ -109,9 +105,8 @@ fn read(
     let check = match (spec.then.function, &spec.then.native, native) {
         (Some(function), None, _) => {
             // What serde said when both were required of every entry.
-            let missing = |field: &str| {
-                Error::at(file, node.span.clone(), format!("missing field `{field}`"))
-            };
+            let missing =
+                |field: &str| Error::at(file, node.span(), format!("missing field `{field}`"));
             if spec.given.is_empty() {
                 return Err(missing("given"));
             }

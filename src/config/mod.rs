@@ -227,7 +227,7 @@ impl Reader<'_> {
     fn expected(&self, node: &Node, expected: &str) {
         self.push(Error::at(
             self.file,
-            node.span.clone(),
+            node.span(),
             format!("expected {expected}, found {}", node.type_name()),
         ));
     }
@@ -243,7 +243,7 @@ impl Reader<'_> {
                         None => self.push(
                             Error::at(
                                 self.file,
-                                entry.value.span.clone(),
+                                entry.value.span(),
                                 format!("unknown discovery `{}`", mode.value),
                             )
                             .with_help("use include or content"),
@@ -256,7 +256,7 @@ impl Reader<'_> {
                     match name.value.parse() {
                         Ok(encoding) => config.tokenizer = encoding,
                         Err(message) => {
-                            self.push(Error::at(self.file, entry.value.span.clone(), message))
+                            self.push(Error::at(self.file, entry.value.span(), message))
                         }
                     }
                 }
@@ -300,7 +300,7 @@ impl Reader<'_> {
         match node.as_str() {
             Some(value) => Some(Spanned {
                 value: value.to_string(),
-                span: Some(node.span.clone()),
+                span: Some(node.span()),
             }),
             None => {
                 self.expected(node, "a string");
@@ -344,7 +344,7 @@ impl Reader<'_> {
         self.push(
             Error::at(
                 self.file,
-                node.span.clone(),
+                node.span(),
                 format!("{count} globs in one list, more than {MAX_GLOBS}"),
             )
             .with_help("fewer, wider globs match the same files (`tools/**/*.tool.yaml`)"),
@@ -368,7 +368,7 @@ impl Reader<'_> {
     fn unknown_key(&self, entry: &Entry, known: &[&str]) {
         let error = Error::at(
             self.file,
-            entry.key_span.clone(),
+            entry.key_span(),
             format!("unknown config key `{}`", entry.key),
         );
         self.push(match did_you_mean(&entry.key, known.iter().copied()) {
@@ -392,7 +392,7 @@ impl Reader<'_> {
                             None => self.push(
                                 Error::at(
                                     self.file,
-                                    rule.value.span.clone(),
+                                    rule.value.span(),
                                     format!("unknown severity `{}`", level.value),
                                 )
                                 .with_help("use one of: error, warning, info, off"),
@@ -431,6 +431,6 @@ impl Reader<'_> {
 fn spanned_key(entry: &Entry) -> Spanned {
     Spanned {
         value: entry.key.to_string(),
-        span: Some(entry.key_span.clone()),
+        span: Some(entry.key_span()),
     }
 }

@@ -110,7 +110,7 @@ impl Reader<'_> {
                     if let Some(value) = self.string(&entry.value) {
                         match crate::targets::find(&value.value) {
                             Ok(_) => host = Some(value),
-                            Err(_) => self.unknown_host(&value, entry.value.span.clone()),
+                            Err(_) => self.unknown_host(&value, entry.value.span()),
                         }
                     }
                 }
@@ -124,7 +124,7 @@ impl Reader<'_> {
                 _ => self.unknown_key(entry, SESSION_KEYS),
             }
         }
-        let at = item.span.start..item.span.start;
+        let at = item.span().start..item.span().start;
         // A key that is there with a wrong value has its own error.
         let missing = |key: &str, help: &str| {
             if entries.iter().all(|entry| entry.key != key) {
@@ -206,7 +206,7 @@ impl Reader<'_> {
                 None if entries.iter().all(|entry| entry.key != "path") => self.push(
                     Error::at(
                         self.file,
-                        item.span.start..item.span.start,
+                        item.span().start..item.span().start,
                         "a session file needs `path`",
                     )
                     .with_help("write `{path: servers/github.json, server: github}`"),

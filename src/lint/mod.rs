@@ -268,7 +268,7 @@ impl ParsedInputs {
                 .iter()
                 .map(|tool| ToolSpan {
                     name: tool.name().to_string(),
-                    span: tool.node.span.clone(),
+                    span: tool.node.span(),
                 })
                 .collect()
         })

@@ -15,6 +15,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Parses strict JSON (RFC 8259) into a [`Node`] tree.
 pub fn parse(source: &str) -> Result<Node, ParseError> {
+    super::node::check_len(source)?;
     let mut parser = Parser {
         src: source,
         bytes: source.as_bytes(),
@@ -351,11 +352,7 @@ impl<'a> Parser<'a> {
                         key_span,
                         ..
                     } => {
-                        entries.push(Entry {
-                            key: std::mem::take(key),
-                            key_span: key_span.clone(),
-                            value: node,
-                        });
+                        entries.push(Entry::new(std::mem::take(key), key_span.clone(), node));
                         match self.peek() {
                             Some(b',') => {
                                 self.after_comma(b'}')?;
@@ -775,41 +772,41 @@ mod tests {
 }"#;
         let root = ok(src);
         assert_eq!(root.pointer, "");
-        assert_eq!(root.span, 0..src.len());
+        assert_eq!(root.span(), 0..src.len());
         let tools = at(&root, "/tools");
         assert_eq!(tools.pointer, "/tools");
-        assert!(src[tools.span.clone()].starts_with("[\n    {\"name\": \"search\""));
-        assert!(src[tools.span.clone()].ends_with("}}}}\n  ]"));
+        assert!(src[tools.span()].starts_with("[\n    {\"name\": \"search\""));
+        assert!(src[tools.span()].ends_with("}}}}\n  ]"));
         let first = at(&root, "/tools/0");
         assert_eq!(
-            &src[first.span.clone()],
+            &src[first.span()],
             r#"{"name": "search", "tags": ["a", "b"], "n": 12}"#
         );
         let b = at(&root, "/tools/0/tags/1");
         assert_eq!(b.pointer, "/tools/0/tags/1");
-        assert_eq!(&src[b.span.clone()], "\"b\"");
+        assert_eq!(&src[b.span()], "\"b\"");
         assert_eq!(b.as_str(), Some("b"));
         let n = at(&root, "/tools/0/n");
-        assert_eq!(&src[n.span.clone()], "12");
+        assert_eq!(&src[n.span()], "12");
         assert_eq!(n.as_f64(), Some(12.0));
         let key = at(&root, "/tools/1/inputSchema/properties/api~1key");
         assert_eq!(key.pointer, "/tools/1/inputSchema/properties/api~1key");
-        assert_eq!(&src[key.span.clone()], r#"{"type": "string"}"#);
+        assert_eq!(&src[key.span()], r#"{"type": "string"}"#);
         let ty = at(&root, "/tools/1/inputSchema/properties/api~1key/type");
         assert_eq!(ty.pointer, "/tools/1/inputSchema/properties/api~1key/type");
         let tilde = at(&root, "/tools/1/inputSchema/properties/a~0b");
         assert_eq!(tilde.pointer, "/tools/1/inputSchema/properties/a~0b");
-        assert_eq!(&src[tilde.span.clone()], "{}");
+        assert_eq!(&src[tilde.span()], "{}");
         let props = at(&root, "/tools/1/inputSchema/properties")
             .as_object()
             .unwrap();
         assert_eq!(props[0].key, "api/key");
-        assert_eq!(&src[props[0].key_span.clone()], "\"api/key\"");
+        assert_eq!(&src[props[0].key_span()], "\"api/key\"");
         assert_eq!(at(&root, "/ok").as_bool(), Some(true));
-        assert_eq!(&src[at(&root, "/no").span.clone()], "false");
+        assert_eq!(&src[at(&root, "/no").span()], "false");
         let nothing = at(&root, "/nothing");
         assert_eq!(nothing.kind, NodeKind::Null);
-        assert_eq!(&src[nothing.span.clone()], "null");
+        assert_eq!(&src[nothing.span()], "null");
         let expected: serde_json::Value = serde_json::from_str(src).unwrap();
         assert_eq!(root.to_json(), expected);
     }
@@ -817,15 +814,15 @@ mod tests {
     #[test]
     fn scalar_documents_and_empty_containers() {
         let root = ok("  \"hi\"  ");
-        assert_eq!(root.span, 2..6);
+        assert_eq!(root.span(), 2..6);
         assert_eq!(root.pointer, "");
         assert_eq!(ok("[]").as_array().map(<[Node]>::len), Some(0));
         assert_eq!(ok("{ }").as_object().map(<[Entry]>::len), Some(0));
         let root = ok("[[], {}, [ ], { }]");
-        assert_eq!(at(&root, "/3").span, 14..17);
+        assert_eq!(at(&root, "/3").span(), 14..17);
         assert_eq!(at(&root, "/3").pointer, "/3");
         assert_eq!(ok("null").kind, NodeKind::Null);
-        assert_eq!(ok("true").span, 0..4);
+        assert_eq!(ok("true").span(), 0..4);
     }
 
     #[test]
@@ -834,7 +831,7 @@ mod tests {
         let root = ok(src);
         let entries = root.as_object().unwrap();
         assert_eq!(entries[0].key, "guidelines");
-        assert_eq!(&src[entries[0].key_span.clone()], r#""guid\u0065lines""#);
+        assert_eq!(&src[entries[0].key_span()], r#""guid\u0065lines""#);
         assert_eq!(entries[0].value.pointer, "/guidelines");
         assert_eq!(
             entries[0].value.as_str(),
@@ -844,7 +841,7 @@ mod tests {
             panic!("not a string");
         };
         assert_eq!(s.style, StrStyle::Json);
-        assert_eq!(s.raw(), entries[0].value.span);
+        assert_eq!(s.raw(), entries[0].value.span());
         assert_eq!(&src[s.raw()], r#""a\"b\\c\/d\b\f\n\r\te""#);
         assert_eq!(entries[1].key, "café");
         assert_eq!(entries[1].value.as_str(), Some("€"));
@@ -857,7 +854,7 @@ mod tests {
         let root = ok(src);
         assert_eq!(at(&root, "/0").as_str(), Some("🦀 crab"));
         assert_eq!(at(&root, "/1").as_str(), Some("😀"));
-        assert_eq!(&src[at(&root, "/1").span.clone()], r#""\uD83D\uDE00""#);
+        assert_eq!(&src[at(&root, "/1").span()], r#""\uD83D\uDE00""#);
     }
 
     #[test]
@@ -866,21 +863,21 @@ mod tests {
         let root = ok(src);
         let entries = root.as_object().unwrap();
         assert_eq!(entries[0].key, "émoji 🦀");
-        assert_eq!(&src[entries[0].key_span.clone()], "\"émoji 🦀\"");
-        assert_eq!(&src[entries[0].value.span.clone()], "\"日本語\"");
-        assert_eq!(&src[entries[1].key_span.clone()], "\"next\"");
-        assert_eq!(&src[entries[1].value.span.clone()], "1");
+        assert_eq!(&src[entries[0].key_span()], "\"émoji 🦀\"");
+        assert_eq!(&src[entries[0].value.span()], "\"日本語\"");
+        assert_eq!(&src[entries[1].key_span()], "\"next\"");
+        assert_eq!(&src[entries[1].value.span()], "1");
     }
 
     #[test]
     fn bom_is_skipped_but_counted() {
         let src = "\u{feff}{\"a\": [1, \"x\"]}";
         let root = ok(src);
-        assert_eq!(root.span, 3..src.len());
-        assert_eq!(&src[root.span.clone()], "{\"a\": [1, \"x\"]}");
+        assert_eq!(root.span(), 3..src.len());
+        assert_eq!(&src[root.span()], "{\"a\": [1, \"x\"]}");
         let x = at(&root, "/a/1");
-        assert_eq!(x.span, 13..16);
-        assert_eq!(&src[x.span.clone()], "\"x\"");
+        assert_eq!(x.span(), 13..16);
+        assert_eq!(&src[x.span()], "\"x\"");
         assert_eq!(err("\u{feff}").message, "the file is empty");
         // A BOM anywhere else is just an unexpected character.
         assert_err(
@@ -895,11 +892,11 @@ mod tests {
     fn crlf_and_tabs_are_whitespace() {
         let src = "{\r\n\t\"a\" :\r\n [ 1 ,\r\n\t2 ] \r\n}\r\n";
         let root = ok(src);
-        assert_eq!(&src[root.span.clone()], &src[..src.len() - 2]);
+        assert_eq!(&src[root.span()], &src[..src.len() - 2]);
         let two = at(&root, "/a/1");
-        assert_eq!(&src[two.span.clone()], "2");
-        assert_eq!(two.span.start, src.find('2').unwrap());
-        assert_eq!(&src[at(&root, "/a").span.clone()], "[ 1 ,\r\n\t2 ]");
+        assert_eq!(&src[two.span()], "2");
+        assert_eq!(two.span().start, src.find('2').unwrap());
+        assert_eq!(&src[at(&root, "/a").span()], "[ 1 ,\r\n\t2 ]");
     }
 
     #[test]
@@ -908,13 +905,13 @@ mod tests {
         let root = ok(src);
         let d = at(&root, "/a/b/2/c");
         assert_eq!(d.pointer, "/a/b/2/c");
-        assert_eq!(&src[d.span.clone()], "\"d\"");
-        assert_eq!(&src[at(&root, "/a/b/2").span.clone()], r#"{"c":"d"}"#);
-        assert_eq!(&src[at(&root, "/a/e").span.clone()], "-1.5e3");
+        assert_eq!(&src[d.span()], "\"d\"");
+        assert_eq!(&src[at(&root, "/a/b/2").span()], r#"{"c":"d"}"#);
+        assert_eq!(&src[at(&root, "/a/e").span()], "-1.5e3");
         assert_eq!(at(&root, "/a/e").as_f64(), Some(-1500.0));
-        assert_eq!(&src[at(&root, "/f").span.clone()], "[]");
+        assert_eq!(&src[at(&root, "/f").span()], "[]");
         let entries = root.as_object().unwrap();
-        assert_eq!(&src[entries[1].key_span.clone()], "\"f\"");
+        assert_eq!(&src[entries[1].key_span()], "\"f\"");
     }
 
     #[test]
@@ -925,7 +922,7 @@ mod tests {
         assert_eq!(entries[0].value.pointer, "/a");
         assert_eq!(entries[1].value.pointer, "/a");
         assert_eq!(root.get("a").and_then(Node::as_f64), Some(2.0));
-        assert_eq!(entries[1].key_span, 9..12);
+        assert_eq!(entries[1].key_span(), 9..12);
     }
 
     #[test]
@@ -1063,7 +1060,7 @@ mod tests {
             let src = format!("[\"{pad}\u{1f}{pad}\"]");
             assert_eq!(err(&src).span.start, 2 + pad.len(), "{src:?}");
             let src = format!("[\"{pad}\", 1]");
-            assert_eq!(at(&ok(&src), "/1").span.start, 5 + pad.len());
+            assert_eq!(at(&ok(&src), "/1").span().start, 5 + pad.len());
             let src = format!("[\"{pad}");
             assert_eq!(err(&src).span, 1..2);
         }
@@ -1330,7 +1327,10 @@ mod tests {
         assert_eq!(&src[range], r#"\"alw"#);
         // The whole value maps to the inside of the quotes.
         let range = desc.source_range(src, 0..value.len());
-        assert_eq!(&src[range], &src[desc.span.start + 1..desc.span.end - 1]);
+        assert_eq!(
+            &src[range],
+            &src[desc.span().start + 1..desc.span().end - 1]
+        );
     }
 
     #[test]
@@ -1404,7 +1404,7 @@ mod tests {
                 assert_eq!(node.as_str(), Some(*value), "{src}");
                 for (start, word) in words(value) {
                     let range = node.source_range(&src, start..start + word.len());
-                    assert!(node.span.start < range.start && range.end < node.span.end);
+                    assert!(node.span().start < range.start && range.end < node.span().end);
                     let mapped = &src[range.clone()];
                     if mapped != word {
                         assert!(

@@ -10,14 +10,47 @@ use once_cell::race::OnceBox;
 /// A byte range into the file's source text (the whole text, including any UTF-8 BOM).
 pub type Span = Range<usize>;
 
+/// The longest text the parsers take: the tree keeps its offsets in 32 bits.
+pub const MAX_SOURCE_LEN: usize = u32::MAX as usize;
+
+/// A [`Span`] as the tree keeps it, in 32 bits: a manifest is parsed whole, with a key and a
+/// value per few bytes of it, so the tree's size counts. Offsets past [`MAX_SOURCE_LEN`] never
+/// reach it (the parsers refuse such a text); they would be clamped.
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+struct Span32 {
+    start: u32,
+    end: u32,
+}
+
+impl Span32 {
+    fn new(span: Span) -> Self {
+        let clamp = |offset: usize| u32::try_from(offset).unwrap_or(u32::MAX);
+        Span32 {
+            start: clamp(span.start),
+            end: clamp(span.end),
+        }
+    }
+
+    fn get(self) -> Span {
+        self.start as usize..self.end as usize
+    }
+}
+
+impl fmt::Debug for Span32 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.get(), f)
+    }
+}
+
 /// One parsed value with where it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
     pub kind: NodeKind,
     /// The value as written: a scalar's text (quotes included), a block scalar's content lines
     /// (indicator line excluded, trailing line break excluded), a collection from its first to
-    /// its last byte (`{`..`}` for flow/JSON, first entry to end of last entry for block YAML).
-    pub span: Span,
+    /// its last byte (`{`..`}` for flow/JSON, first entry to end of last entry for block YAML);
+    /// read with [`Node::span`].
+    span: Span32,
     /// RFC 6901 pointer from the document root, e.g. `/tools/3/inputSchema/properties/api_key`.
     pub pointer: Pointer,
 }
@@ -37,8 +70,8 @@ pub enum NodeKind {
 pub struct Entry {
     /// The decoded key.
     pub key: Key,
-    /// The key as written (quotes included).
-    pub key_span: Span,
+    /// The key as written (quotes included); read with [`Entry::key_span`].
+    key_span: Span32,
     pub value: Node,
 }
 
@@ -140,31 +173,19 @@ impl Keys {
 pub struct Str {
     pub value: Box<str>,
     pub style: StrStyle,
-    /// [`Str::raw`] in 32 bits: a manifest has one string per few bytes, and it is parsed
-    /// whole, so the tree's size counts.
-    raw: [u32; 2],
+    raw: Span32,
     /// The segments, built on the first [`Node::source_range`] call and reused after.
     segments: SegmentCache,
 }
 
 impl Str {
-    /// A string whose source bytes are `raw`; past 4 GiB its ranges map to the whole span
-    /// (as [`StrStyle::Opaque`]).
+    /// A string whose source bytes are `raw`.
     pub fn new(value: impl Into<Box<str>>, style: StrStyle, raw: Span) -> Self {
-        let value = value.into();
-        match (u32::try_from(raw.start), u32::try_from(raw.end)) {
-            (Ok(start), Ok(end)) => Str {
-                value,
-                style,
-                raw: [start, end],
-                segments: SegmentCache::default(),
-            },
-            _ => Str {
-                value,
-                style: StrStyle::Opaque,
-                raw: [0, 0],
-                segments: SegmentCache::default(),
-            },
+        Str {
+            value: value.into(),
+            style,
+            raw: Span32::new(raw),
+            segments: SegmentCache::default(),
         }
     }
 
@@ -184,12 +205,27 @@ impl Str {
     /// The source bytes the segment builder for `style` rescans (for block scalars this starts
     /// at the `|`/`>` indicator; for quoted scalars it includes the quotes).
     pub fn raw(&self) -> Span {
-        self.raw[0] as usize..self.raw[1] as usize
+        self.raw.get()
     }
 }
 
 // A manifest is parsed whole, one entry per few bytes of it: keep them small.
-const _: () = assert!(std::mem::size_of::<Entry>() <= 96);
+const _: () = assert!(std::mem::size_of::<Entry>() <= 80);
+
+impl Entry {
+    pub fn new(key: Key, key_span: Span, value: Node) -> Self {
+        Entry {
+            key,
+            key_span: Span32::new(key_span),
+            value,
+        }
+    }
+
+    /// The key as written (quotes included).
+    pub fn key_span(&self) -> Span {
+        self.key_span.get()
+    }
+}
 
 /// A string's decoded→source segments, built once (a long string with many findings would
 /// otherwise be rescanned for each). Invisible to `==` and `{:?}`: two strings are equal
@@ -271,9 +307,14 @@ impl Node {
     pub fn new(kind: NodeKind, span: Span, pointer: Pointer) -> Self {
         Node {
             kind,
-            span,
+            span: Span32::new(span),
             pointer,
         }
+    }
+
+    /// The value as written: see the field.
+    pub fn span(&self) -> Span {
+        self.span.get()
     }
 
     /// The value of `key` in an object (the last one when the key is duplicated, as JSON
@@ -363,14 +404,14 @@ impl Node {
     /// further calls with the same `source` cost a binary search each.
     pub fn source_range(&self, source: &str, decoded: Range<usize>) -> Span {
         let NodeKind::String(s) = &self.kind else {
-            return self.span.clone();
+            return self.span();
         };
         if let Some(span) = s.verbatim_range(source, decoded.clone()) {
             return span;
         }
         s.segments
             .map(s, source, decoded)
-            .unwrap_or_else(|| self.span.clone())
+            .unwrap_or_else(|| self.span())
     }
 
     /// Converts to a `serde_json::Value` (for schema validation and typed options).
@@ -393,7 +434,7 @@ impl Node {
 
     /// Re-points this subtree at `span` (the use site of a YAML alias) under `pointer`.
     pub fn relocate(&mut self, span: &Span, pointer: &Pointer) {
-        self.span = span.clone();
+        self.span = Span32::new(span.clone());
         self.pointer = pointer.clone();
         match &mut self.kind {
             NodeKind::String(s) => {
@@ -406,7 +447,7 @@ impl Node {
             }
             NodeKind::Object(entries) => {
                 for entry in entries {
-                    entry.key_span = span.clone();
+                    entry.key_span = Span32::new(span.clone());
                     entry.value.relocate(span, &pointer.key(&entry.key));
                 }
             }
@@ -703,6 +744,21 @@ pub struct ParseError {
     pub span: Span,
 }
 
+/// A [`ParseError`] for a text too long for the tree's 32-bit offsets (past 4 GiB): no
+/// manifest is near it, and `max-file-size` stops one long before unless raised.
+pub(super) fn check_len(source: &str) -> Result<(), ParseError> {
+    if source.len() <= MAX_SOURCE_LEN {
+        return Ok(());
+    }
+    Err(ParseError {
+        message: format!(
+            "the text is {} bytes, over the {MAX_SOURCE_LEN} bytes toolcheck parses",
+            source.len()
+        ),
+        span: 0..0,
+    })
+}
+
 /// Nesting deeper than this is refused with a [`ParseError`] rather than risking the stack.
 pub const MAX_DEPTH: usize = 256;
 
@@ -710,16 +766,27 @@ pub const MAX_DEPTH: usize = 256;
 mod tests {
     use super::*;
 
+    #[test]
+    fn spans_round_trip_in_32_bits_and_clamp_past_them() {
+        let max = u32::MAX as usize;
+        assert_eq!(Span32::new(3..max).get(), 3..max);
+        assert_eq!(Span32::new(max..max + 10).get(), max..max);
+        let node = Node::new(NodeKind::Null, 7..11, Pointer::root());
+        assert_eq!(node.span(), 7..11);
+        assert_eq!(
+            format!("{node:?}"),
+            "Node { kind: Null, span: 7..11, pointer: \"\" }"
+        );
+    }
+
     /// The mapping as it was before segments were cached: built afresh, searched linearly.
     fn uncached(node: &Node, source: &str, decoded: Range<usize>) -> Span {
         let NodeKind::String(s) = &node.kind else {
-            return node.span.clone();
+            return node.span();
         };
         match segments(s, source) {
-            Some(segments) => {
-                linear_map_range(&segments, decoded).unwrap_or_else(|| node.span.clone())
-            }
-            None => node.span.clone(),
+            Some(segments) => linear_map_range(&segments, decoded).unwrap_or_else(|| node.span()),
+            None => node.span(),
         }
     }
 
@@ -850,7 +917,7 @@ mod tests {
                     };
                     let range = node.source_range(&src, start..end);
                     let expected =
-                        linear_map_range(&fresh, start..end).unwrap_or_else(|| node.span.clone());
+                        linear_map_range(&fresh, start..end).unwrap_or_else(|| node.span());
                     assert_eq!(range, expected, "{start}..{end} in {src:.80}");
                     if n % 97 == 0 {
                         assert_eq!(range, uncached(node, &src, start..end));

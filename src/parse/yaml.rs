@@ -43,6 +43,7 @@ const NODE_BYTES: usize = std::mem::size_of::<Entry>();
 /// Merge keys (`<<: *base`) are kept as ordinary `<<` entries: toolcheck does not apply merge
 /// semantics, it lints what is written.
 pub fn parse(source: &str) -> Result<Node, ParseError> {
+    super::node::check_len(source)?;
     let mut builder = Builder::new(source);
     let mut parser = Parser::new_from_str(source);
     while let Some(next) = parser.next_event() {
@@ -347,7 +348,7 @@ impl<'a> Builder<'a> {
         }
         Ok(match self.root {
             // An empty document (or none at all).
-            Some(node) if node.kind == NodeKind::Null && node.span.is_empty() => {
+            Some(node) if node.kind == NodeKind::Null && node.span().is_empty() => {
                 Node::new(NodeKind::Null, 0..0, Pointer::root())
             }
             Some(node) => node,
@@ -512,11 +513,7 @@ impl<'a> Builder<'a> {
                 // `key` is always set here: a value is only pushed when a key is not expected.
                 let (key, key_span) = key.take().unwrap_or_default();
                 frame.size.bytes = frame.size.bytes.saturating_add(key.len());
-                entries.push(Entry {
-                    key,
-                    key_span,
-                    value: node,
-                });
+                entries.push(Entry::new(key, key_span, node));
             }
         }
     }
@@ -686,19 +683,19 @@ impl<'a> Builder<'a> {
                     let first = if bytes.get(frame.start) == Some(&b'-') {
                         Some(frame.start)
                     } else {
-                        items.first().map(|item| item.span.start)
+                        items.first().map(|item| item.span().start)
                     };
                     let first = first.unwrap_or(frame.start);
-                    let last = items.last().map_or(first, |item| item.span.end);
+                    let last = items.last().map_or(first, |item| item.span().end);
                     first..last.max(first)
                 }
                 Children::Map { entries, .. } => {
                     let first = entries
                         .first()
-                        .map_or(frame.start, |entry| entry.key_span.start);
-                    let last = entries
-                        .last()
-                        .map_or(first, |entry| entry.key_span.end.max(entry.value.span.end));
+                        .map_or(frame.start, |entry| entry.key_span().start);
+                    let last = entries.last().map_or(first, |entry| {
+                        entry.key_span().end.max(entry.value.span().end)
+                    });
                     first..last.max(first)
                 }
             }
@@ -1480,14 +1477,14 @@ mod tests {
     fn text<'a>(src: &'a str, root: &Node, pointer: &str) -> &'a str {
         let node = at(root, pointer);
         assert_eq!(node.pointer, pointer);
-        &src[node.span.clone()]
+        &src[node.span()]
     }
 
     fn key_text<'a>(src: &'a str, root: &Node, pointer: &str, key: &str) -> &'a str {
         let entry = at(root, pointer)
             .entry(key)
             .unwrap_or_else(|| panic!("no key {key:?} at {pointer:?}"));
-        &src[entry.key_span.clone()]
+        &src[entry.key_span()]
     }
 
     /// The source text `word` (found in the decoded value at `pointer`) maps back to.
@@ -1736,7 +1733,7 @@ mod tests {
         assert_eq!(at(&root, "/use/1").as_str(), Some("tool"));
         assert_eq!(mapped(src, &root, "/use/1", "oo"), "*n");
         let entry = at(&root, "/use/0").entry("type").expect("type");
-        assert_eq!(&src[entry.key_span.clone()], "*p");
+        assert_eq!(&src[entry.key_span()], "*p");
         assert_eq!(
             at(&root, "/use/0").to_json(),
             at(&root, "/defs/params").to_json()
@@ -1890,7 +1887,7 @@ mod tests {
         ] {
             let root = parse_ok(src);
             assert_eq!(root.kind, NodeKind::Null, "{src:?}");
-            assert_eq!(root.span, 0..0, "{src:?}");
+            assert_eq!(root.span(), 0..0, "{src:?}");
             assert_eq!(root.pointer, "");
         }
     }
@@ -1917,7 +1914,7 @@ mod tests {
         let src = "\u{feff}name: tool\ndescription: \"é word\"\n";
         let root = parse_ok(src);
         assert_eq!(key_text(src, &root, "", "name"), "name");
-        assert_eq!(at(&root, "").span.start, 3);
+        assert_eq!(at(&root, "").span().start, 3);
         assert_eq!(text(src, &root, "/name"), "tool");
         assert_eq!(mapped(src, &root, "/description", "word"), "word");
         let src = "\u{feff}--- |\n  text here\n";
@@ -2072,8 +2069,8 @@ mod tests {
                 let source = &src[range.clone()];
                 if source != word {
                     assert!(
-                        range.start >= node.span.start.min(s.raw().start)
-                            && range.end <= node.span.end.max(s.raw().end),
+                        range.start >= node.span().start.min(s.raw().start)
+                            && range.end <= node.span().end.max(s.raw().end),
                         "{word:?} in {src:?} mapped outside the node: {source:?}"
                     );
                     assert!(
@@ -2172,7 +2169,7 @@ mod tests {
             if string_segments(s.style, &src[s.raw()], s.raw().start, &s.value).is_some() {
                 trusted += 1;
             }
-            let bounds = node.span.start.min(s.raw().start)..node.span.end.max(s.raw().end);
+            let bounds = node.span().start.min(s.raw().start)..node.span().end.max(s.raw().end);
             let value = &s.value;
             let mut at = 0;
             while let Some(offset) = value[at..].find('w') {
@@ -2274,7 +2271,7 @@ mod tests {
     fn check_tree(src: &str, root: &Node) {
         let mut todo = vec![root];
         while let Some(node) = todo.pop() {
-            assert!(src.get(node.span.clone()).is_some(), "{src:?}: {node:?}");
+            assert!(src.get(node.span()).is_some(), "{src:?}: {node:?}");
             match &node.kind {
                 NodeKind::String(s) => {
                     assert!(src.get(s.raw()).is_some(), "{src:?}: {node:?}");
@@ -2294,7 +2291,7 @@ mod tests {
                 NodeKind::Array(items) => todo.extend(items),
                 NodeKind::Object(entries) => {
                     for entry in entries {
-                        assert!(src.get(entry.key_span.clone()).is_some(), "{src:?}");
+                        assert!(src.get(entry.key_span()).is_some(), "{src:?}");
                         todo.push(&entry.value);
                     }
                 }

@@ -106,19 +106,19 @@ impl Baseline {
             )
         })?;
         if root.get("version").and_then(Node::as_f64) != Some(VERSION as f64) {
-            return Err(not_ours(root.span.clone()));
+            return Err(not_ours(root.span()));
         }
         let Some(findings) = root.get("findings").and_then(Node::as_array) else {
-            return Err(not_ours(root.span.clone()));
+            return Err(not_ours(root.span()));
         };
         let mut entries = Vec::with_capacity(findings.len());
         for finding in findings {
             match finding.get("fingerprint") {
                 Some(node) if node.as_str().is_some() => entries.push((
                     node.as_str().unwrap_or_default().to_string(),
-                    finding.span.clone(),
+                    finding.span(),
                 )),
-                _ => return Err(not_ours(finding.span.clone())),
+                _ => return Err(not_ours(finding.span())),
             }
         }
         Ok(Baseline {

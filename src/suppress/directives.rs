@@ -177,17 +177,18 @@ fn extend_to_entry(line: Range<usize>, entries: &[Span]) -> Range<usize> {
 /// String value spans (where `#` is text) and entry/item spans (what a directive covers).
 fn collect(node: &Node, strings: &mut Vec<Span>, entries: &mut Vec<Span>) {
     match &node.kind {
-        NodeKind::String(_) => strings.push(node.span.clone()),
+        NodeKind::String(_) => strings.push(node.span()),
         NodeKind::Array(items) => {
             for item in items {
-                entries.push(item.span.clone());
+                entries.push(item.span());
                 collect(item, strings, entries);
             }
         }
         NodeKind::Object(object) => {
             for entry in object {
-                entries.push(entry.key_span.start..entry.value.span.end.max(entry.key_span.end));
-                strings.push(entry.key_span.clone());
+                entries
+                    .push(entry.key_span().start..entry.value.span().end.max(entry.key_span().end));
+                strings.push(entry.key_span());
                 collect(&entry.value, strings, entries);
             }
         }

@@ -108,7 +108,7 @@ fn read_file(path: &str, text: &str) -> Result<ProfileFile> {
         if !keys.insert(entry.key.as_str()) {
             return Err(Error::at(
                 &file,
-                entry.key_span.clone(),
+                entry.key_span(),
                 format!("`{}` is written twice", entry.key),
             ));
         }

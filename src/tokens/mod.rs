@@ -70,8 +70,8 @@ type NodeKey = (usize, usize, usize);
 fn key(node: &Node) -> NodeKey {
     (
         std::ptr::from_ref(node) as usize,
-        node.span.start,
-        node.span.end,
+        node.span().start,
+        node.span().end,
     )
 }
 

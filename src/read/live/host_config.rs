@@ -71,9 +71,7 @@ pub fn read(path: &Path, host: Option<&str>) -> Result<HostConfig> {
         "mcpServers"
     };
     let Some(entries) = root.get(key).and_then(Node::as_object) else {
-        let at = root
-            .entry(key)
-            .map_or(0..0, |entry| entry.value.span.clone());
+        let at = root.entry(key).map_or(0..0, |entry| entry.value.span());
         return Err(Error::at(
             &file,
             at,
@@ -323,7 +321,7 @@ impl Reader<'_> {
     }
 
     fn error(&self, node: &Node, message: String) -> Error {
-        Error::at(self.file, node.span.clone(), message)
+        Error::at(self.file, node.span(), message)
     }
 }
 

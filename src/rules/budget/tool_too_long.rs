@@ -96,8 +96,8 @@ impl Rule for ToolTooLong {
         // Underline the name (key and value), where a reader looks for the tool; the pointer
         // stays the tool's, since the finding is about all of it.
         if let Some(entry) = tool.name {
-            finding.span = entry.key_span.start.min(entry.value.span.start)
-                ..entry.key_span.end.max(entry.value.span.end);
+            finding.span = entry.key_span().start.min(entry.value.span().start)
+                ..entry.key_span().end.max(entry.value.span().end);
         }
         if let Some((part, count)) = largest {
             finding.help(format!(

@@ -50,7 +50,7 @@ impl Rule for DuplicateToolName {
             )
             .related(
                 format!("`{name}` is first defined here"),
-                original_name.value.span.clone(),
+                original_name.value.span(),
             )
             .help(help);
         }
@@ -117,7 +117,7 @@ impl Rule for DuplicateToolName {
                 .related_in(
                     format!("`{first_name}` of server `{first_server}` is defined here"),
                     sets[first_index].file,
-                    first_entry.value.span.clone(),
+                    first_entry.value.span(),
                 )
                 .help(help);
                 file.set_tool(None);

@@ -127,17 +127,14 @@ impl Rule for InconsistentNameStyle {
         );
         diagnostic.related(
             format!("the most common style, {}, starts here", major.name()),
-            major_first.span.clone(),
+            major_first.span(),
         );
         for style in &used {
             if *style != major
                 && *style != minor
                 && let Some(node) = first[*style as usize]
             {
-                diagnostic.related(
-                    format!("the first {} name", style.name()),
-                    node.span.clone(),
-                );
+                diagnostic.related(format!("the first {} name", style.name()), node.span());
             }
         }
         diagnostic.help(format!(

@@ -165,7 +165,7 @@ fn check_bounds(limit: &Limit<'_>, node: &Node, ctx: &mut Ctx<'_>) {
                 .help(help)
                 .related(
                     format!("`{}` in the schema", schema_entry.key),
-                    schema_entry.key_span.clone(),
+                    schema_entry.key_span(),
                 );
                 continue;
             }
@@ -208,7 +208,7 @@ fn check_bounds(limit: &Limit<'_>, node: &Node, ctx: &mut Ctx<'_>) {
             .help("no value satisfies both; fix the limit or the schema")
             .related(
                 format!("`{}` in the schema", schema_entry.key),
-                schema_entry.key_span.clone(),
+                schema_entry.key_span(),
             );
         }
     }

@@ -94,10 +94,7 @@ impl Rule for NonObjectRoot {
                      and put the value into a property"
                         .to_string()
                 };
-                let written = requoted(
-                    ctx.file.text.get(ty.span.clone()).unwrap_or_default(),
-                    "object",
-                );
+                let written = requoted(ctx.file.text.get(ty.span()).unwrap_or_default(), "object");
                 let finding = ctx
                     .report(
                         Field::InputSchema,
@@ -111,7 +108,7 @@ impl Rule for NonObjectRoot {
                 // `dict` and `map` mean an object: the one rewrite that keeps the meaning.
                 if matches!(&*s.value, "dict" | "map") {
                     finding.fix(vec![Edit {
-                        span: ty.span.clone(),
+                        span: ty.span(),
                         replacement: written,
                     }]);
                 }
@@ -151,8 +148,8 @@ fn requoted(scalar: &str, word: &str) -> String {
 /// the `{` of a JSON or flow mapping (valid YAML too), or a `type: object` line above the first
 /// key of a block mapping, at its indentation. `None` where that cannot be done safely.
 fn insert_object_type(text: &str, schema: &Node) -> Option<Edit> {
-    let start = schema.span.start;
-    let written = text.get(schema.span.clone())?;
+    let start = schema.span().start;
+    let written = text.get(schema.span())?;
     if let Some(inside) = written.strip_prefix('{') {
         let empty = inside.trim_start().starts_with('}');
         return Some(Edit {

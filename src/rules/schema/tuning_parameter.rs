@@ -24,7 +24,9 @@ pub struct TuningParameter {
     names: HashSet<String>,
 }
 
-fn squashed<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<HashSet<String>, D::Error> {
+fn squashed<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<HashSet<String>, D::Error> {
     let names = Vec::<String>::deserialize(deserializer)?;
     Ok(names.iter().map(|name| squash(name)).collect())
 }

@@ -453,10 +453,7 @@ impl Rule for ConfusableTools {
         for finding in self.check(docs_of_set(set, ctx, Engine::Bm25)) {
             ctx.set_tool(Some(finding.tool));
             ctx.report(Field::Name, Target::Value(finding.at), finding.message)
-                .related(
-                    "the other tool is defined here",
-                    finding.other_at.span.clone(),
-                )
+                .related("the other tool is defined here", finding.other_at.span())
                 .help(finding.help);
             ctx.set_tool(None);
         }
@@ -471,7 +468,7 @@ impl Rule for ConfusableTools {
                 .related_in(
                     "the other tool is defined here",
                     other_file,
-                    finding.other_at.span.clone(),
+                    finding.other_at.span(),
                 )
                 .help(finding.help);
             file.set_tool(None);

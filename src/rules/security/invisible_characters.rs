@@ -94,9 +94,9 @@ fn check_key(entry: &Entry, field: Field, ctx: &mut Ctx<'_>) {
     let written = ctx
         .file
         .text
-        .get(entry.key_span.clone())
+        .get(entry.key_span())
         .and_then(|source| source.find(entry.key.as_str()))
-        .map(|at| entry.key_span.start + at);
+        .map(|at| entry.key_span().start + at);
     for run in runs {
         let (shown, _) = invisible::make_visible(&entry.key, 0..0, false);
         let message = format!("{} in the key `{shown}`", message(&run));

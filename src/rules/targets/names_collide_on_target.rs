@@ -64,10 +64,7 @@ impl Rule for NamesCollideOnTarget {
                         host.who()
                     ),
                 )
-                .related(
-                    format!("`{other}` is defined here"),
-                    other_node.span.clone(),
-                )
+                .related(format!("`{other}` is defined here"), other_node.span())
                 .help(format!(
                     "rename one of the two so that they differ once the host has written them \
                      (the model can call only one of them, and which one the host runs is \

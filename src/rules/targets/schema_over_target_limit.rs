@@ -172,7 +172,7 @@ fn cap(value: u64) -> usize {
 fn chars_of(node: &Node) -> usize {
     match node.as_str() {
         Some(text) => text.chars().count(),
-        None => node.span.len(),
+        None => node.span().len(),
     }
 }
 

@@ -181,7 +181,7 @@ fn root_type<'a>(checks: &Checks<'a>, entry: &'a Entry, hits: &mut Vec<Hit<'a>>)
         hits.push(Hit {
             problem: Problem::RootType,
             at,
-            span: (span.span.start, span.span.end),
+            span: (span.span().start, span.span().end),
             active,
         });
     }
@@ -206,13 +206,13 @@ fn check_node<'a>(
         let key_hit = |problem, active| Hit {
             problem,
             at: Target::Key(entry),
-            span: (entry.key_span.start, entry.key_span.end),
+            span: (entry.key_span().start, entry.key_span().end),
             active,
         };
         let value_hit = |problem, node: &'a Node, active| Hit {
             problem,
             at: Target::Value(node),
-            span: (node.span.start, node.span.end),
+            span: (node.span().start, node.span().end),
             active,
         };
         for active in places.get(key).into_iter().flatten() {
@@ -276,7 +276,7 @@ fn check_node<'a>(
                         hits.push(Hit {
                             problem: Problem::RefInAllOf,
                             at: Target::Key(reference),
-                            span: (reference.key_span.start, reference.key_span.end),
+                            span: (reference.key_span().start, reference.key_span().end),
                             active,
                         });
                     }
@@ -338,7 +338,7 @@ fn check_refs<'a>(
                     hits.push(Hit {
                         problem: Problem::ExternalRef,
                         at: Target::Value(value),
-                        span: (value.span.start, value.span.end),
+                        span: (value.span().start, value.span().end),
                         active,
                     });
                 }
@@ -359,7 +359,7 @@ fn check_refs<'a>(
             hits.push(Hit {
                 problem: Problem::Recursion,
                 at: Target::Value(value),
-                span: (value.span.start, value.span.end),
+                span: (value.span().start, value.span().end),
                 active,
             });
         }
@@ -401,7 +401,7 @@ impl<'a> Definitions<'a> {
 
 /// Whether `outer`'s source holds `inner` (a subschema within it, or itself).
 fn contains(outer: &Node, inner: &Node) -> bool {
-    outer.span.start <= inner.span.start && inner.span.end <= outer.span.end
+    outer.span().start <= inner.span().start && inner.span().end <= outer.span().end
 }
 
 /// The indexes of the `$ref`s that close a cycle: expanding the schema they point at reaches
@@ -420,7 +420,7 @@ fn recursive_refs(resolved: &[(&Node, &Node, Option<&Node>)]) -> HashSet<usize> 
         if contains(target, site) {
             recursive.insert(index);
         }
-        let key = (target.span.start, target.span.end);
+        let key = (target.span().start, target.span().end);
         let next = targets.len();
         let id = *by_span.entry(key).or_insert(next);
         if id == next {
