@@ -64,14 +64,15 @@ impl ToolTokens {
 }
 
 /// A node's identity within one parsed file: its address plus its span (a reused address
-/// would also need the same span to collide).
-type NodeKey = (usize, usize, usize);
+/// would also need the same span to collide), the span's offsets in one word as the tree keeps
+/// them (32 bits each).
+type NodeKey = (usize, u64);
 
 fn key(node: &Node) -> NodeKey {
+    let span = node.span();
     (
         std::ptr::from_ref(node) as usize,
-        node.span().start,
-        node.span().end,
+        (span.start as u64) << 32 | span.end as u64,
     )
 }
 
@@ -94,7 +95,6 @@ pub struct Counter {
     pub encoding: Encoding,
     texts: HashMap<NodeKey, usize>,
     schemas: HashMap<NodeKey, Schema>,
-    tools: HashMap<NodeKey, ToolTokens>,
 }
 
 /// The tokens of each text, on all cores when `parallel`.
@@ -117,7 +117,6 @@ impl Counter {
             encoding,
             texts: HashMap::new(),
             schemas: HashMap::new(),
-            tools: HashMap::new(),
         }
     }
 
@@ -198,9 +197,6 @@ impl Counter {
         let mut texts: Vec<(NodeKey, &str)> = Vec::new();
         let mut schemas: Vec<(NodeKey, String)> = Vec::new();
         for tool in tools {
-            if self.tools.contains_key(&key(tool.node)) {
-                continue;
-            }
             let nodes = [
                 tool.name.map(|entry| &entry.value),
                 tool.description(),
@@ -248,21 +244,17 @@ impl Counter {
         tools.iter().map(|tool| self.tool(tool)).collect()
     }
 
-    /// Token counts of a tool's parts; each part is counted once per file.
+    /// Token counts of a tool's parts; each part is counted once per file (the sum is not
+    /// kept: it is a few lookups, and a large set has a hundred thousand tools).
     pub fn tool(&mut self, tool: &Tool<'_>) -> ToolTokens {
-        if let Some(tokens) = self.tools.get(&key(tool.node)) {
-            return *tokens;
-        }
         let mut count = |node: Option<&Node>| node.map_or(0, |node| self.text(node));
-        let tokens = ToolTokens {
+        ToolTokens {
             name: count(tool.name.map(|entry| &entry.value)),
             description: count(tool.description()),
             snippet: count(tool.snippet()),
             guidelines: tool.guidelines().map(|node| count(Some(node))).sum(),
             schema: tool.input_schema().map_or(0, |node| self.schema(node)),
-        };
-        self.tools.insert(key(tool.node), tokens);
-        tokens
+        }
     }
 }
 
