@@ -585,7 +585,7 @@ mod tests {
             file: file.clone(),
             tool: tool.map(Arc::from),
             field: Field::Name,
-            pointer: Box::default(),
+            pointer: crate::parse::Pointer::root(),
             span: start..start + at.len(),
             related: Box::default(),
             fix: None,

@@ -59,8 +59,7 @@ pub struct OutlineTool {
 pub struct Placed {
     pub text: String,
     pub span: Span,
-    /// The JSON Pointer, written out.
-    pub pointer: String,
+    pub pointer: Pointer,
 }
 
 impl Outline {
@@ -74,7 +73,7 @@ impl Outline {
                     Some(Placed {
                         text: node.as_str()?.to_string(),
                         span: node.span(),
-                        pointer: node.pointer.written(),
+                        pointer: node.pointer.clone(),
                     })
                 })
                 .collect(),
@@ -300,15 +299,14 @@ impl<'a> Ctx<'a> {
         });
         let dropped = count > MAX_SHOWN + 1;
         let (span, pointer) = match target {
-            // Past the cap the finding is dropped: writing out its pointer or mapping its words
-            // back is wasted work.
+            // Past the cap the finding is dropped: mapping its words back is wasted work.
             Target::Value(node) | Target::Start(node) | Target::Text(node, _) if dropped => {
-                (node.span(), String::new())
+                (node.span(), Pointer::root())
             }
-            Target::Key(entry) if dropped => (entry.key_span(), String::new()),
+            Target::Key(entry) if dropped => (entry.key_span(), Pointer::root()),
             Target::Placed(placed) => (placed.span.clone(), placed.pointer.clone()),
-            Target::Value(node) => (node.span(), node.pointer.written()),
-            Target::Key(entry) => (entry.key_span(), entry.value.pointer.written()),
+            Target::Value(node) => (node.span(), node.pointer.clone()),
+            Target::Key(entry) => (entry.key_span(), entry.value.pointer.clone()),
             Target::Start(node) => {
                 let start = node.span().start;
                 // The first character, whole: a span never ends inside a UTF-8 sequence.
@@ -317,26 +315,34 @@ impl<'a> Ctx<'a> {
                     + first
                         .and_then(|text| text.chars().next())
                         .map_or(0, char::len_utf8);
-                (start..end, node.pointer.written())
+                (start..end, node.pointer.clone())
             }
-            Target::Source(span) => (span, String::new()),
+            Target::Source(span) => (span, Pointer::root()),
             Target::Text(node, range) => (
                 node.source_range(&self.file.text, range),
-                node.pointer.written(),
+                node.pointer.clone(),
             ),
         };
         let span = self.file.whole_chars(span);
+        // Kept at its length: `format!` leaves room for twice its literal text, and a large
+        // set keeps hundreds of thousands of findings (20 MB of room for 200,000).
+        let message: String = message.into();
+        let message = if message.capacity() > message.len() {
+            message.as_str().to_owned()
+        } else {
+            message
+        };
         let diagnostic = Diagnostic {
             code: self.rule.code.clone(),
             rule: self.rule.name.clone(),
             severity: self.rule.severity,
-            message: message.into(),
+            message,
             help: None,
             label: None,
             file: self.file.clone(),
             tool: self.shared_tool(),
             field,
-            pointer: pointer.into_boxed_str(),
+            pointer,
             span,
             related: Box::default(),
             fix: None,
@@ -389,7 +395,7 @@ mod tests {
         let found = ctx.take_findings();
         assert_eq!(found.len(), MAX_SHOWN + 1 + 3);
         let summary = &found[MAX_SHOWN];
-        assert_eq!(&*summary.pointer, "/a");
+        assert_eq!(summary.pointer, "/a");
         assert_eq!(
             summary.message,
             "hit (and 69 more like it in this text, not shown)"
@@ -402,6 +408,6 @@ mod tests {
                 .contains("first 50 findings")
         );
         assert!(found[..MAX_SHOWN].iter().all(|d| d.message == "hit"));
-        assert!(found[MAX_SHOWN + 1..].iter().all(|d| &*d.pointer == "/b"));
+        assert!(found[MAX_SHOWN + 1..].iter().all(|d| d.pointer == "/b"));
     }
 }

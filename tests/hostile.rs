@@ -138,8 +138,8 @@ fn a_hundred_thousand_invalid_properties() {
     for (i, finding) in findings.iter().enumerate() {
         assert_eq!(&*finding.code, "TC407");
         assert_eq!(
-            &*finding.pointer,
-            &format!("/inputSchema/properties/p{i}/type")
+            finding.pointer,
+            format!("/inputSchema/properties/p{i}/type")
         );
         assert_eq!(&text[finding.span.clone()], "\"dict\"");
     }
@@ -178,7 +178,7 @@ fn check_deep_wrong_type(name: &str, text: &str, names: &[String]) {
         // Not the pointers: they are megabytes long.
         let found: Vec<_> = found
             .iter()
-            .map(|d| (&d.code, &d.message, d.pointer.len()))
+            .map(|d| (&d.code, &d.message, d.pointer.byte_len()))
             .collect();
         panic!("expected one finding besides the token budgets and shape rules, got {found:#?}");
     };
@@ -191,9 +191,9 @@ fn check_deep_wrong_type(name: &str, text: &str, names: &[String]) {
     }
     pointer.push_str("/type");
     assert!(
-        *finding.pointer == pointer,
+        finding.pointer == pointer,
         "pointer of {} bytes",
-        finding.pointer.len()
+        finding.pointer.byte_len()
     );
     assert!(
         text[finding.span.clone()].trim_matches('"') == "dict",
@@ -262,7 +262,7 @@ fn check_absolute_words(name: &str, text: &str) {
     );
     let mut expected = text.match_indices("always").map(|(at, _)| at..at + 6);
     for finding in &findings {
-        assert_eq!(&*finding.pointer, "/description");
+        assert_eq!(finding.pointer, "/description");
         assert_eq!(Some(finding.span.clone()), expected.next(), "{finding:?}");
     }
     assert!(

@@ -148,7 +148,7 @@ fn missing_pattern_judges_the_schema_texts_together() {
         found[0].message,
         "input_schema of zebra: Zebra schema title"
     );
-    assert_eq!(&*found[0].pointer, "/tools/0/input_schema");
+    assert_eq!(found[0].pointer, "/tools/0/input_schema");
     let span = &EVERYWHERE[found[0].span.clone()];
     assert_eq!(span, "input_schema");
     let with_word = EVERYWHERE.replace("Zebra property", "Giraffe property");

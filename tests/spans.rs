@@ -47,7 +47,7 @@ fn property_key_deep_in_a_schema() {
         [("\"refresh_token\"".to_string(), 14, 15)]
     );
     assert_eq!(
-        &*report.diagnostics[0].pointer,
+        report.diagnostics[0].pointer,
         "/input_schema/properties/target/properties/cluster/items/properties/refresh_token"
     );
     insta::assert_snapshot!(common::render_human(&report.diagnostics));

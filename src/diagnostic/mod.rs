@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::parse::Span;
 use crate::parse::source::SourceFile;
+use crate::parse::{Pointer, Span};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -91,8 +91,9 @@ pub struct Diagnostic {
     /// The tool's name; `None` for file-level findings.
     pub tool: Option<Arc<str>>,
     pub field: Field,
-    /// JSON Pointer of the node the finding is about.
-    pub pointer: Box<str>,
+    /// JSON Pointer of the node the finding is about: the tree's own, shared rather than
+    /// written out for each finding.
+    pub pointer: Pointer,
     /// Byte range in `file.text`.
     pub span: Span,
     /// Secondary locations, e.g. the first definition of a duplicated name.
@@ -223,7 +224,7 @@ mod tests {
             file: file.clone(),
             tool: None,
             field: Field::Description,
-            pointer: Box::default(),
+            pointer: Pointer::root(),
             span: start..start + 1,
             related: Box::default(),
             fix: None,
@@ -250,7 +251,7 @@ mod tests {
                     let file = &files[next(2) as usize];
                     let code = ["TC001", "TC002"][next(2) as usize];
                     let mut d = finding(file, next(4) as usize, code, "m");
-                    d.pointer = index.to_string().into();
+                    d.pointer = Pointer::root().index(index);
                     d
                 })
                 .collect();

@@ -439,7 +439,7 @@ impl Found {
             severity: d.severity,
             field: d.field,
             tool: d.tool,
-            pointer: d.pointer.into_string(),
+            pointer: d.pointer.written(),
             line: at.line,
             column: at.column,
             message: d.message,

@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::{Output, PrettyArray, Spill, Summary, Totals};
 use crate::diagnostic::{Diagnostic, Field, Severity};
 use crate::lint::FileReport;
+use crate::parse::Pointer;
 use crate::parse::source::LineColumn;
 use crate::tokens::Encoding;
 
@@ -38,7 +39,7 @@ struct JsonDiagnostic<'a> {
     file: &'a str,
     tool: Option<&'a str>,
     field: Field,
-    pointer: &'a str,
+    pointer: &'a Pointer,
     span: JsonSpan,
 }
 

@@ -342,7 +342,7 @@ fn identity(diagnostic: &Diagnostic) -> u64 {
         &*diagnostic.code,
         &diagnostic.file.name.replace('\\', "/"),
         diagnostic.tool.as_deref().unwrap_or_default(),
-        &diagnostic.pointer,
+        &diagnostic.pointer.written(),
         text,
     ] {
         hash.write(part.as_bytes());

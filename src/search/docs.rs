@@ -52,6 +52,9 @@ pub fn doc_of(tool: &Tool<'_>, file: &str, naming: &Naming<'_>) -> Doc {
             args.push((entry.key.to_string(), description.to_string()));
         });
     }
+    // Most tools have a few arguments: a set of 100,000 would otherwise keep room for four
+    // each (19 MB for one).
+    args.shrink_to_fit();
     Doc {
         name: naming.name(tool.name()),
         tool: tool.name().to_string(),

@@ -260,7 +260,7 @@ fn identity(diagnostic: &Diagnostic, file: &str) -> u64 {
         .unwrap_or_default();
     // JSON and YAML quote a key differently: compare what is inside the quotes.
     let text = text.trim_matches(|c| c == '"' || c == '\'');
-    let pointer = without_tool_index(&diagnostic.pointer);
+    let pointer = without_tool_index(&diagnostic.pointer.written());
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for part in [
         &*diagnostic.code,

@@ -211,8 +211,10 @@ impl Suppressing<'_> {
                 matching.iter().find_map(|&index| {
                     let entry = &this.per_file_ignores[index];
                     let in_subtree = entry.pointer.as_deref().is_none_or(|pointer| {
-                        &*diagnostic.pointer == pointer
-                            || diagnostic.pointer.starts_with(&format!("{pointer}/"))
+                        let written = diagnostic.pointer.written();
+                        written
+                            .strip_prefix(pointer)
+                            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
                     });
                     let rule = entry
                         .rules

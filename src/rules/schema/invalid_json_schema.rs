@@ -894,7 +894,7 @@ mod tests {
         let codes: Vec<String> = lint_text("bfcl.json", text)
             .diagnostics
             .iter()
-            .filter(|d| d.pointer.ends_with("/type"))
+            .filter(|d| d.pointer.written().ends_with("/type"))
             .map(|d| format!("{} {}", d.code, d.pointer))
             .collect();
         assert_eq!(

@@ -80,10 +80,13 @@ fn name_sequence(doc: &Doc) -> Vec<String> {
         .unwrap_or_default()
         .into_iter()
         .collect();
-    crate::search::tokens(&doc.tool)
+    let mut sequence: Vec<String> = crate::search::tokens(&doc.tool)
         .into_iter()
         .filter(|word| !NAME_FILLER.contains(&word.as_str()) && !server.contains(word))
-        .collect()
+        .collect();
+    // Kept for every tool of the set while pairs are found: no spare room.
+    sequence.shrink_to_fit();
+    sequence
 }
 
 /// A name's [`name_sequence`] with each word once.
@@ -94,6 +97,7 @@ fn name_words(sequence: &[String]) -> Vec<&str> {
             words.push(word);
         }
     }
+    words.shrink_to_fit();
     words
 }
 
@@ -267,12 +271,12 @@ fn nesting_pairs(docs: &[Doc], words: &[Vec<&str>]) -> Vec<(usize, usize)> {
             set
         })
         .collect();
-    let mut by_set: HashMap<&[&str], Vec<usize>> = HashMap::new();
-    for (doc, set) in sorted.iter().enumerate() {
-        if !set.is_empty() {
-            by_set.entry(set).or_default().push(doc);
-        }
-    }
+    // The tools with words, ordered by their sets of words: those of one set are found by a
+    // binary search (a map of sets would hold a list for each tool of a large set).
+    let mut by_set: Vec<usize> = (0..sorted.len())
+        .filter(|&doc| !sorted[doc].is_empty())
+        .collect();
+    by_set.sort_by(|&a, &b| sorted[a].cmp(&sorted[b]));
     let mut pairs = Vec::new();
     let mut nest = |short: usize, long: usize| {
         // Two tools with the same words are seen from both sides: once is enough.
@@ -297,7 +301,11 @@ fn nesting_pairs(docs: &[Doc], words: &[Vec<&str>]) -> Vec<(usize, usize)> {
                     .filter(|bit| mask & (1 << bit) != 0)
                     .map(|bit| set[bit]),
             );
-            for &short in by_set.get(subset.as_slice()).into_iter().flatten() {
+            let first = by_set.partition_point(|&doc| sorted[doc] < subset);
+            for &short in by_set[first..]
+                .iter()
+                .take_while(|&&doc| sorted[doc] == subset)
+            {
                 nest(short, long);
             }
         }
