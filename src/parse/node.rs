@@ -189,16 +189,24 @@ impl Str {
         }
     }
 
-    /// The source of `decoded` in a JSON string without escapes (one as long as its quoted
-    /// text less the quotes: every escape is longer than what it stands for), checked against
-    /// `source`: most strings of a manifest, mapped without building their segments.
+    /// The source of `decoded` in a string written as its value (a JSON string without
+    /// escapes, a YAML plain or single-quoted scalar on one line): one as long as its text less
+    /// the quotes, in a style where every escape and every fold is at least as long as what it
+    /// stands for, so that a shorter one would show; checked against `source`. Most strings of
+    /// a manifest, mapped without building their segments. Not a double-quoted scalar: its
+    /// `\L` is longer decoded than written.
     fn verbatim_range(&self, source: &str, decoded: Range<usize>) -> Option<Span> {
         let raw = self.raw();
+        let quote = match self.style {
+            StrStyle::Json | StrStyle::SingleQuoted => 1,
+            StrStyle::Plain => 0,
+            _ => return None,
+        };
         // An empty range is left to the segments, which map it as they map any other string's.
-        if self.style != StrStyle::Json || raw.len() != self.value.len() + 2 || decoded.is_empty() {
+        if raw.len() != self.value.len() + 2 * quote || decoded.is_empty() {
             return None;
         }
-        let span = raw.start + 1 + decoded.start..raw.start + 1 + decoded.end;
+        let span = raw.start + quote + decoded.start..raw.start + quote + decoded.end;
         (source.get(span.clone())? == self.value.get(decoded)?).then_some(span)
     }
 
@@ -867,6 +875,11 @@ mod tests {
         }
         plain.push_str("end\n");
         samples.push((plain, false, "/a"));
+        // YAML plain and single-quoted on one line (mapped verbatim), and a plain scalar whose
+        // fold is as long as the line break it replaces (`x\ny` at the top level).
+        samples.push((format!("a: {}\n", words.join(" ")), false, "/a"));
+        samples.push((format!("a: '{}'\n", words.join(" ")), false, "/a"));
+        samples.push((words.join("\n"), false, ""));
         // Single-quoted, with `''` and folds.
         let mut single = String::from("a: '");
         for (i, word) in words.iter().enumerate() {

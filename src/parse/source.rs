@@ -45,7 +45,10 @@ pub struct LineColumn {
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: String) -> Arc<Self> {
-        let mut line_starts = vec![0];
+        // Counted first, so that the index is allocated at its size: a large file has a
+        // million lines, which doubling would leave room for two million.
+        let mut line_starts = Vec::with_capacity(1 + crate::text::line_starts(&text).count());
+        line_starts.push(0);
         line_starts.extend(crate::text::line_starts(&text));
         let char_checkpoints = if text.is_ascii() {
             Vec::new()
