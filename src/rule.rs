@@ -300,10 +300,7 @@ impl<'a> Ctx<'a> {
         let dropped = count > MAX_SHOWN + 1;
         let (span, pointer) = match target {
             // Past the cap the finding is dropped: mapping its words back is wasted work.
-            Target::Value(node) | Target::Start(node) | Target::Text(node, _) if dropped => {
-                (node.span(), Pointer::root())
-            }
-            Target::Key(entry) if dropped => (entry.key_span(), Pointer::root()),
+            Target::Text(node, _) if dropped => (node.span(), node.pointer.clone()),
             Target::Placed(placed) => (placed.span.clone(), placed.pointer.clone()),
             Target::Value(node) => (node.span(), node.pointer.clone()),
             Target::Key(entry) => (entry.key_span(), entry.value.pointer.clone()),
@@ -325,7 +322,7 @@ impl<'a> Ctx<'a> {
         };
         let span = self.file.whole_chars(span);
         // Kept at its length: `format!` leaves room for twice its literal text, and a large
-        // set keeps hundreds of thousands of findings (20 MB of room for 200,000).
+        // set keeps hundreds of thousands of findings (9 MB of room for 200,000).
         let message: String = message.into();
         let message = if message.capacity() > message.len() {
             message.as_str().to_owned()

@@ -53,7 +53,7 @@ pub fn doc_of(tool: &Tool<'_>, file: &str, naming: &Naming<'_>) -> Doc {
         });
     }
     // Most tools have a few arguments: a set of 100,000 would otherwise keep room for four
-    // each (19 MB for one).
+    // each (19 MB for 100,000 tools of one argument).
     args.shrink_to_fit();
     Doc {
         name: naming.name(tool.name()),
