@@ -12,7 +12,7 @@
 //! the pairs after each merge); long ones merge in the same order with a heap, so that a
 //! megabyte of one character is not quadratic; and pieces over a megabyte find the same tokens
 //! left to right in linear time and a quarter of the heap's memory (`Vocab::merge_backtrack`),
-//! so that 30 MB of letters without a space count in about 2 s.
+//! a megabyte part on each core at a time (`Vocab::merge_split`).
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -20,6 +20,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::LazyLock;
 
+use rayon::prelude::*;
 use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
 
@@ -36,6 +37,11 @@ const SHORT: usize = 96;
 /// against the heap's 20), once the tables that takes are derived: about 200 ms and 30 MB,
 /// what the heap takes for about a megabyte.
 const LONG: usize = 1 << 20;
+
+/// How far into the next part each part of a piece longer than [`LONG`] is encoded: the
+/// encodings of a text from two starting points agree after a few tokens (BPE merges are
+/// local), well within this.
+const OVERLAP: usize = 4096;
 
 /// A vocabulary table read in place (layout: src/tokens/table.rs).
 pub struct Vocab {
@@ -127,7 +133,8 @@ impl Vocab {
         } else if piece.len() <= LONG {
             self.merge_long(piece)
         } else {
-            self.merge_backtrack(piece)
+            self.merge_split(piece, LONG, OVERLAP)
+                .unwrap_or_else(|| self.merge_backtrack(piece))
         }
     }
 
@@ -249,6 +256,14 @@ impl Vocab {
     /// token. A position every candidate failed from is marked, never to be an end again:
     /// each position is given up at most once.
     fn merge_backtrack(&self, piece: &[u8]) -> usize {
+        // A piece always has an encoding and its first token no token before it, so the search
+        // never steps back from the start; were it to, count the bytes.
+        self.backtrack(piece)
+            .map_or(piece.len(), |tokens| tokens.len())
+    }
+
+    /// The tokens of [`Vocab::merge_backtrack`] (`None`: the search stepped back from the start).
+    fn backtrack(&self, piece: &[u8]) -> Option<Vec<u32>> {
         let merges = &*self.merges;
         let n = piece.len();
         // Bit p: a token may still end at p.
@@ -276,17 +291,112 @@ impl Vocab {
                     continue;
                 }
                 open[pos / 64] &= !(1 << (pos % 64));
-                // A piece always has an encoding and its first token no token before it, so
-                // the search never steps back from the start; were it to, count the bytes.
-                let Some(last) = tokens.pop() else {
-                    return n;
-                };
+                let last = tokens.pop()?;
                 pos -= self.token(last).len();
                 next = last;
                 break;
             }
         }
-        tokens.len()
+        Some(tokens)
+    }
+
+    /// The count of [`Vocab::merge_backtrack`], on all cores: the piece is cut into `part`-byte
+    /// parts, each backtracked (with `overlap` bytes of the next) on a thread of its own, and
+    /// the encodings of two neighbouring parts are joined where both have a token boundary and
+    /// the tokens either side of it are compatible. Every pair of neighbouring tokens is then
+    /// compatible, which makes the joined tokens the piece's encoding (the `bpe` crate's
+    /// theorem that its backtracking rests on). A part whose encoding never meets the one
+    /// before it (a periodic text, encoded from a start out of phase) is encoded again from a
+    /// token boundary of that one. `None`: not even then; backtrack the piece whole.
+    fn merge_split(&self, piece: &[u8], part: usize, overlap: usize) -> Option<usize> {
+        let n = piece.len();
+        let end = |start: usize| (start + part + overlap).min(n);
+        let starts: Vec<usize> = (0..n).step_by(part).collect();
+        let parts: Option<Vec<Vec<u32>>> = starts
+            .par_iter()
+            .map(|&start| self.backtrack(&piece[start..end(start)]))
+            .collect();
+        let mut parts = parts?;
+        // Where the current part's tokens are taken from: its token `first`, which starts at
+        // byte `from`.
+        let (mut first, mut from) = (0, 0);
+        let mut total = 0;
+        for index in 0..parts.len() {
+            let tokens = &parts[index][first..];
+            let Some(next) = parts.get(index + 1) else {
+                total += tokens.len();
+                break;
+            };
+            let next_start = starts[index + 1];
+            let (taken, next_first, joint) = match self.join(tokens, from, next, next_start) {
+                Some(joined) => joined,
+                None => {
+                    let (taken, joint) = self.boundary(tokens, from, next_start)?;
+                    let again = self.backtrack(&piece[joint..end(next_start)])?;
+                    if !self.merges.compatible(tokens[taken - 1], *again.first()?) {
+                        return None;
+                    }
+                    parts[index + 1] = again;
+                    (taken, 0, joint)
+                }
+            };
+            total += taken;
+            (first, from) = (next_first, joint);
+        }
+        Some(total)
+    }
+
+    /// The first token boundary of the encoding `tokens` (starting at byte `start`) at or
+    /// past byte `at`, after at least one token: how many tokens come before it, and the byte.
+    fn boundary(&self, tokens: &[u32], start: usize, at: usize) -> Option<(usize, usize)> {
+        let mut end = start;
+        for (index, &token) in tokens.iter().enumerate() {
+            end += self.token(token).len();
+            if end >= at {
+                return Some((index + 1, end));
+            }
+        }
+        None
+    }
+
+    /// Where the encoding `left` (starting at byte `left_start`) can hand over to `right`
+    /// (starting at `right_start`, within `left`): the first byte at which a token of each
+    /// ends and starts, the two compatible. Returns how many of `left`'s tokens come before it,
+    /// the index of `right`'s token that starts there, and the byte.
+    fn join(
+        &self,
+        left: &[u32],
+        left_start: usize,
+        right: &[u32],
+        right_start: usize,
+    ) -> Option<(usize, usize, usize)> {
+        let merges = &*self.merges;
+        let (mut l, mut left_end) = (0, left_start);
+        let (mut r, mut right_at) = (0, right_start);
+        // Advance `left` to its first token ending at or past `right_start`.
+        while l < left.len() {
+            left_end += self.token(left[l]).len();
+            if left_end >= right_start {
+                break;
+            }
+            l += 1;
+        }
+        while l < left.len() && r < right.len() {
+            if left_end == right_at {
+                if merges.compatible(left[l], right[r]) {
+                    return Some((l + 1, r, left_end));
+                }
+                l += 1;
+                left_end += left.get(l).map_or(0, |&token| self.token(token).len());
+            } else if left_end < right_at {
+                l += 1;
+                left_end += left.get(l).map_or(0, |&token| self.token(token).len());
+            } else {
+                right_at += self.token(right[r]).len();
+                r += 1;
+            }
+        }
+        None
     }
 }
 
@@ -749,6 +859,43 @@ mod tests {
                 let token = vocab.token(rank);
                 assert_eq!(vocab.merge_backtrack(token), 1, "rank {rank}: {token:?}");
             }
+        }
+    }
+
+    /// Pieces cut into small parts and joined again: the same count as backtracking them
+    /// whole.
+    #[test]
+    fn split_merges_equal_backtracking() {
+        let mut state = 0x5151_2323_8989_4646_u64;
+        let words =
+            "Searchthedocumentationforapageandreturnitstitle,URLandthematchingpassage".repeat(40);
+        for vocab in [&O200K_BASE, &CL100K_BASE] {
+            let mut pieces: Vec<Vec<u8>> = (0..60)
+                .map(|round| {
+                    let alphabet = ALPHABETS[round % ALPHABETS.len()];
+                    random_piece(&mut state, alphabet, 500 + round * 97)
+                })
+                .collect();
+            pieces.push(words.as_bytes().to_vec());
+            pieces.push(vec![b'a'; 3001]);
+            pieces.push(b"ab".repeat(1500));
+            for (round, piece) in pieces.iter().enumerate() {
+                let whole = vocab.merge_backtrack(piece);
+                for (part, overlap) in [(64, 48), (97, 32), (1000, 200)] {
+                    let split = vocab.merge_split(piece, part, overlap);
+                    assert_eq!(Some(whole), split, "round {round}, part {part}, {overlap}");
+                }
+                // Too little overlap to join may give no count, never a wrong one.
+                let split = vocab.merge_split(piece, 300, 1);
+                assert!(split.is_none_or(|split| split == whole), "round {round}");
+            }
+            // One letter, cut at 97 bytes: the second part's 8-letter tokens are out of phase
+            // with the first's and never meet them; it is encoded again.
+            let piece = vec![b'a'; 3001];
+            let left = vocab.backtrack(&piece[..97 + 32]).unwrap();
+            let right = vocab.backtrack(&piece[97..97 * 2 + 32]).unwrap();
+            assert_eq!(vocab.join(&left, 0, &right, 97), None);
+            assert_eq!(vocab.merge_split(&piece, 97, 32), Some(376));
         }
     }
 
