@@ -222,6 +222,17 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// A context for another thread: the same file, settings and rule, the token counts made
+    /// so far (shared), and no findings.
+    pub fn fork(&mut self) -> Ctx<'a> {
+        let mut fork = Ctx::new(self.file, self.encoding, &self.rule);
+        fork.targets = self.targets;
+        fork.tokens = self.tokens.fork();
+        fork.in_session = self.in_session;
+        fork.session_server.clone_from(&self.session_server);
+        fork
+    }
+
     /// Findings from now on are `rule`'s.
     pub fn set_rule(&mut self, rule: &ActiveRule) {
         self.end_run();

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::select::Selection;
 use super::{FileReport, panic_message};
 use crate::diagnostic::{Diagnostic, Field};
-use crate::normalize;
+use crate::normalize::{self, Tool};
 use crate::parse::source::SourceFile;
 use crate::parse::{self, Node};
 use crate::read::{Input, not_utf8};
@@ -191,14 +191,14 @@ pub(crate) fn check(
             ctx.set_tool(None);
             rule.check_set(&set, &mut ctx);
         }
-        for (active, rule) in &selection.rules {
-            ctx.set_rule(active);
-            for tool in &set.tools {
-                ctx.set_tool(Some(tool.name()).filter(|name| !name.is_empty()));
-                rule.check_tool(tool, &mut ctx);
-            }
-        }
         let mut diagnostics = ctx.take_findings();
+        check_tools(
+            &set.tools,
+            selection,
+            &mut ctx,
+            &mut diagnostics,
+            TOOLS_PER_JOB,
+        );
         crate::diagnostic::sort(&mut diagnostics);
         if !parsed.json {
             hold_fixes_on_shared_text(&parsed.file.text, &mut diagnostics);
@@ -229,6 +229,46 @@ pub(crate) fn check(
         Err(payload) => checked.internal_error = Some(panic_message(&*payload)),
     }
     checked
+}
+
+/// How many tools one job checks: a few hundred microseconds of work, enough to pay for
+/// starting it.
+const TOOLS_PER_JOB: usize = 64;
+
+/// Runs every rule's per-tool check on `tools`, adding their findings to `diagnostics` (in an
+/// order [`crate::diagnostic::sort`] makes the same as one thread's). A large set's tools are
+/// checked on all cores, `per_job` in a job and a few jobs per thread at a time, so that the
+/// findings held beside the file's are only those few jobs'.
+pub(super) fn check_tools(
+    tools: &[Tool<'_>],
+    selection: &Selection,
+    ctx: &mut Ctx<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+    per_job: usize,
+) {
+    let check = |ctx: &mut Ctx<'_>, tools: &[Tool<'_>]| {
+        for (active, rule) in &selection.rules {
+            ctx.set_rule(active);
+            for tool in tools {
+                ctx.set_tool(Some(tool.name()).filter(|name| !name.is_empty()));
+                rule.check_tool(tool, ctx);
+            }
+        }
+        ctx.take_findings()
+    };
+    if tools.len() <= per_job {
+        diagnostics.append(&mut check(ctx, tools));
+        return;
+    }
+    let jobs: Vec<&[Tool<'_>]> = tools.chunks(per_job).collect();
+    let wave = rayon::current_num_threads().max(1) * 4;
+    for jobs in jobs.chunks(wave) {
+        let forks: Vec<_> = jobs.iter().map(|tools| (ctx.fork(), *tools)).collect();
+        let found = crate::parallel::map_in_order(forks, |(mut ctx, tools)| check(&mut ctx, tools));
+        for mut found in found {
+            diagnostics.append(&mut found);
+        }
+    }
 }
 
 impl Checked {

@@ -454,6 +454,55 @@ mod tests {
             .collect()
     }
 
+    /// A large set's tools are checked in jobs on all cores: the same findings in the same
+    /// order as one job's, tools sharing nodes (YAML aliases) included.
+    #[test]
+    fn tools_checked_in_jobs_find_what_one_job_finds() {
+        let mut yaml = String::from("tools:\n");
+        for index in 0..300 {
+            let description = match index % 4 {
+                0 => format!("description: &d{index} \"ALWAYS call this first, always.\""),
+                1 => format!("description: *d{}", index - 1),
+                2 => "description: Search.".to_string(),
+                _ => format!(
+                    "description: \"Use tool_{} to fetch one page by its URL.\"",
+                    index % 7
+                ),
+            };
+            yaml.push_str(&format!(
+                "  - name: tool_{index}\n    {description}\n    inputSchema: {{type: object, \
+                 properties: {{q: {{type: strin}}}}, required: [q, r]}}\n"
+            ));
+        }
+        let linter = linter_with(None);
+        let file = SourceFile::new("set.tool.yaml", yaml.clone());
+        let root = crate::parse::yaml::parse(&yaml).unwrap();
+        let encoding = linter.encoding;
+        let found = |per_job: usize| {
+            let mut ctx = Ctx::new(&file, encoding, &linter.selection.invalid_manifest);
+            let set = crate::normalize::normalize(&root, &mut ctx);
+            assert_eq!(set.tools.len(), 300);
+            let mut diagnostics = ctx.take_findings();
+            file::check_tools(
+                &set.tools,
+                &linter.selection,
+                &mut ctx,
+                &mut diagnostics,
+                per_job,
+            );
+            crate::diagnostic::sort(&mut diagnostics);
+            let found = diagnostics.iter().map(|d| {
+                let tool = d.tool.as_deref().unwrap_or_default();
+                format!("{} {:?} {tool} {} {}", d.code, d.span, d.pointer, d.message)
+            });
+            found.collect::<Vec<_>>()
+        };
+        let one_job = found(usize::MAX);
+        assert!(one_job.len() > 600, "{}", one_job.len());
+        assert_eq!(found(7), one_job);
+        assert_eq!(found(1), one_job);
+    }
+
     #[test]
     fn a_panic_on_one_file_is_its_internal_error_and_every_other_file_survives() {
         let expected = linter_with(None).lint_all(inputs());

@@ -10,6 +10,7 @@ mod table;
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -77,7 +78,7 @@ fn key(node: &Node) -> NodeKey {
 }
 
 /// An input schema's compact JSON, kept until it is counted.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Schema {
     bytes: usize,
     compact: Option<String>,
@@ -86,13 +87,21 @@ struct Schema {
 
 /// Memoized token counts for the nodes of one parsed file. Every rule of a file shares one
 /// (through [`crate::rule::Ctx`]), so a description over several budgets is tokenized once,
-/// and a schema is serialized to compact JSON once.
+/// and a schema is serialized to compact JSON once; the threads that check a large file's
+/// tools share what was counted before them ([`Counter::fork`]).
 ///
 /// Keys are node identities: a `Counter` must not outlive the tree its nodes come from
 /// (the engine makes one per file, after parsing, and drops it before the tree).
 #[derive(Debug)]
 pub struct Counter {
     pub encoding: Encoding,
+    /// Counts made before [`Counter::fork`], read-only.
+    shared: Arc<Memo>,
+    own: Memo,
+}
+
+#[derive(Debug, Default, Clone)]
+struct Memo {
     texts: HashMap<NodeKey, usize>,
     schemas: HashMap<NodeKey, Schema>,
 }
@@ -115,8 +124,28 @@ impl Counter {
     pub fn new(encoding: Encoding) -> Counter {
         Counter {
             encoding,
-            texts: HashMap::new(),
-            schemas: HashMap::new(),
+            shared: Arc::default(),
+            own: Memo::default(),
+        }
+    }
+
+    /// A counter for another thread that starts from everything this one has counted (which
+    /// becomes read-only, shared by both); what either counts next is its own.
+    pub fn fork(&mut self) -> Counter {
+        if !self.own.texts.is_empty() || !self.own.schemas.is_empty() {
+            let own = std::mem::take(&mut self.own);
+            if self.shared.texts.is_empty() && self.shared.schemas.is_empty() {
+                self.shared = Arc::new(own);
+            } else {
+                let shared = Arc::make_mut(&mut self.shared);
+                shared.texts.extend(own.texts);
+                shared.schemas.extend(own.schemas);
+            }
+        }
+        Counter {
+            encoding: self.encoding,
+            shared: self.shared.clone(),
+            own: Memo::default(),
         }
     }
 
@@ -125,8 +154,12 @@ impl Counter {
         let Some(text) = node.as_str() else {
             return 0;
         };
+        if let Some(count) = self.shared.texts.get(&key(node)) {
+            return *count;
+        }
         let encoding = self.encoding;
         *self
+            .own
             .texts
             .entry(key(node))
             .or_insert_with(|| encoding.count(text))
@@ -141,8 +174,13 @@ impl Counter {
         Some(self.text(node)).filter(|count| *count > budget)
     }
 
+    /// This counter's own entry of a schema (a copy of the shared one, if there is one).
     fn schema_entry(&mut self, node: &Node) -> &mut Schema {
-        self.schemas.entry(key(node)).or_insert_with(|| {
+        let shared = &self.shared;
+        self.own.schemas.entry(key(node)).or_insert_with(|| {
+            if let Some(schema) = shared.schemas.get(&key(node)) {
+                return schema.clone();
+            }
             let compact = node.to_json().to_string();
             Schema {
                 bytes: compact.len(),
@@ -154,11 +192,22 @@ impl Counter {
 
     /// Bytes of a schema as compact JSON.
     pub fn schema_bytes(&mut self, node: &Node) -> usize {
+        if let Some(schema) = self.shared.schemas.get(&key(node)) {
+            return schema.bytes;
+        }
         self.schema_entry(node).bytes
     }
 
     /// Tokens of a schema as compact JSON (what a provider sends).
     pub fn schema(&mut self, node: &Node) -> usize {
+        if let Some(tokens) = self
+            .shared
+            .schemas
+            .get(&key(node))
+            .and_then(|schema| schema.tokens)
+        {
+            return tokens;
+        }
         let encoding = self.encoding;
         let schema = self.schema_entry(node);
         if let Some(tokens) = schema.tokens {
@@ -207,14 +256,21 @@ impl Counter {
             .chain(tool.guidelines());
             for node in nodes {
                 if let Some(text) = node.as_str()
+                    && !self.shared.texts.contains_key(&key(node))
                     && let std::collections::hash_map::Entry::Vacant(slot) =
-                        self.texts.entry(key(node))
+                        self.own.texts.entry(key(node))
                 {
                     slot.insert(0);
                     texts.push((key(node), text));
                 }
             }
-            if let Some(node) = tool.input_schema() {
+            if let Some(node) = tool.input_schema()
+                && self
+                    .shared
+                    .schemas
+                    .get(&key(node))
+                    .is_none_or(|schema| schema.tokens.is_none())
+            {
                 let schema = self.schema_entry(node);
                 if schema.tokens.is_none()
                     && let Some(compact) = schema.compact.take()
@@ -234,10 +290,10 @@ impl Counter {
         let text_counts = count_all(&texts, encoding, parallel);
         let schema_counts = count_all(&schemas, encoding, parallel);
         for ((node_key, _), count) in texts.into_iter().zip(text_counts) {
-            self.texts.insert(node_key, count);
+            self.own.texts.insert(node_key, count);
         }
         for ((node_key, _), count) in schemas.into_iter().zip(schema_counts) {
-            if let Some(entry) = self.schemas.get_mut(&node_key) {
+            if let Some(entry) = self.own.schemas.get_mut(&node_key) {
                 entry.tokens = Some(count);
             }
         }
@@ -452,6 +508,34 @@ mod tests {
             counter.schema_over(tool.input_schema().unwrap(), 1000),
             None
         );
+        assert_eq!(loads(), before);
+    }
+
+    /// A fork reads what was counted before it without counting again, and what it counts
+    /// itself stays its own.
+    #[test]
+    fn a_fork_shares_the_counts_made_before_it() {
+        let text = r#"[{"name": "a", "description": "Search the docs.", "inputSchema": {"type": "object"}},
+                       {"name": "b", "description": "Fetch one page.", "inputSchema": {"type": "object", "required": []}}]"#;
+        let root = crate::parse::json::parse(text).unwrap();
+        let (set, _) = crate::normalize::normalize_alone(&root);
+        let (a, b) = (&set.tools[0], &set.tools[1]);
+        let mut counter = super::Counter::new(O200kBase);
+        let a_tokens = counter.tool(a);
+        let mut fork = counter.fork();
+        let before = loads();
+        assert_eq!(fork.tool(a), a_tokens);
+        assert_eq!(loads(), before, "a shared count was tokenized again");
+        let b_tokens = fork.tool(b);
+        assert!(loads() > before);
+        assert_eq!(fork.tools(&[a, b]), vec![a_tokens, b_tokens]);
+        // The fork's counts are not the parent's: the parent counts `b` itself.
+        let before = loads();
+        assert_eq!(counter.tool(b), b_tokens);
+        assert!(loads() > before);
+        // A second fork starts from both of the parent's.
+        let before = loads();
+        assert_eq!(counter.fork().tools(&[a, b]), vec![a_tokens, b_tokens]);
         assert_eq!(loads(), before);
     }
 
