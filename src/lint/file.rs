@@ -12,7 +12,7 @@ use crate::normalize::{self, Tool};
 use crate::parse::source::SourceFile;
 use crate::parse::{self, Node};
 use crate::read::{Input, not_utf8};
-use crate::rule::{ActiveRule, Ctx, Outline, Target};
+use crate::rule::{ActiveRule, Ctx, Outline, Rule, Target};
 use crate::suppress::Pending;
 use crate::suppress::directives::{self, Directive};
 use crate::tokens::Encoding;
@@ -192,13 +192,7 @@ pub(crate) fn check(
             rule.check_set(&set, &mut ctx);
         }
         let mut diagnostics = ctx.take_findings();
-        check_tools(
-            &set.tools,
-            selection,
-            &mut ctx,
-            &mut diagnostics,
-            TOOLS_PER_JOB,
-        );
+        check_tools(&set.tools, selection, &mut ctx, &mut diagnostics, JOBS);
         crate::diagnostic::sort(&mut diagnostics);
         if !parsed.json {
             hold_fixes_on_shared_text(&parsed.file.text, &mut diagnostics);
@@ -231,23 +225,35 @@ pub(crate) fn check(
     checked
 }
 
-/// How many tools one job checks: a few hundred microseconds of work, enough to pay for
-/// starting it.
-const TOOLS_PER_JOB: usize = 64;
+/// How a file's per-tool checks are cut into jobs for all cores.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Jobs {
+    /// A large set: this many tools a job, every rule.
+    pub tools: usize,
+    /// A few tools of this many bytes or more: one rule a job, every tool.
+    pub bytes: usize,
+}
+
+/// A few hundred microseconds of work a job at least, enough to pay for starting it.
+const JOBS: Jobs = Jobs {
+    tools: 64,
+    bytes: 256 * 1024,
+};
 
 /// Runs every rule's per-tool check on `tools`, adding their findings to `diagnostics` (in an
-/// order [`crate::diagnostic::sort`] makes the same as one thread's). A large set's tools are
-/// checked on all cores, `per_job` in a job and a few jobs per thread at a time, so that the
-/// findings held beside the file's are only those few jobs'.
+/// order [`crate::diagnostic::sort`] makes the same as one thread's: each rule sees the tools
+/// in order). A large set, or a few large tools, are checked on all cores, a few jobs per
+/// thread at a time, so that the findings held beside the file's are only those few jobs'.
 pub(super) fn check_tools(
     tools: &[Tool<'_>],
     selection: &Selection,
     ctx: &mut Ctx<'_>,
     diagnostics: &mut Vec<Diagnostic>,
-    per_job: usize,
+    jobs: Jobs,
 ) {
-    let check = |ctx: &mut Ctx<'_>, tools: &[Tool<'_>]| {
-        for (active, rule) in &selection.rules {
+    type Rules<'r> = &'r [(ActiveRule, Box<dyn Rule>)];
+    let check = |ctx: &mut Ctx<'_>, rules: Rules<'_>, tools: &[Tool<'_>]| {
+        for (active, rule) in rules {
             ctx.set_rule(active);
             for tool in tools {
                 ctx.set_tool(Some(tool.name()).filter(|name| !name.is_empty()));
@@ -256,15 +262,35 @@ pub(super) fn check_tools(
         }
         ctx.take_findings()
     };
-    if tools.len() <= per_job {
-        diagnostics.append(&mut check(ctx, tools));
+    let rules = &selection.rules[..];
+    let split: Vec<(Rules<'_>, &[Tool<'_>])> = if tools.len() > jobs.tools {
+        tools
+            .chunks(jobs.tools)
+            .map(|tools| (rules, tools))
+            .collect()
+    } else if tools
+        .iter()
+        .map(|tool| tool.node.span().len())
+        .sum::<usize>()
+        >= jobs.bytes
+    {
+        rules.chunks(1).map(|rule| (rule, tools)).collect()
+    } else {
+        Vec::new()
+    };
+    if split.len() <= 1 {
+        diagnostics.append(&mut check(ctx, rules, tools));
         return;
     }
-    let jobs: Vec<&[Tool<'_>]> = tools.chunks(per_job).collect();
     let wave = rayon::current_num_threads().max(1) * 4;
-    for jobs in jobs.chunks(wave) {
-        let forks: Vec<_> = jobs.iter().map(|tools| (ctx.fork(), *tools)).collect();
-        let found = crate::parallel::map_in_order(forks, |(mut ctx, tools)| check(&mut ctx, tools));
+    for split in split.chunks(wave) {
+        let forks: Vec<_> = split
+            .iter()
+            .map(|&(rules, tools)| (ctx.fork(), rules, tools))
+            .collect();
+        let found = crate::parallel::map_in_order(forks, |(mut ctx, rules, tools)| {
+            check(&mut ctx, rules, tools)
+        });
         for mut found in found {
             diagnostics.append(&mut found);
         }

@@ -454,8 +454,8 @@ mod tests {
             .collect()
     }
 
-    /// A large set's tools are checked in jobs on all cores: the same findings in the same
-    /// order as one job's, tools sharing nodes (YAML aliases) included.
+    /// A large set's tools, or its rules, are checked in jobs on all cores: the same findings
+    /// in the same order as one job's, tools sharing nodes (YAML aliases) included.
     #[test]
     fn tools_checked_in_jobs_find_what_one_job_finds() {
         let mut yaml = String::from("tools:\n");
@@ -478,7 +478,7 @@ mod tests {
         let file = SourceFile::new("set.tool.yaml", yaml.clone());
         let root = crate::parse::yaml::parse(&yaml).unwrap();
         let encoding = linter.encoding;
-        let found = |per_job: usize| {
+        let found = |jobs: file::Jobs| {
             let mut ctx = Ctx::new(&file, encoding, &linter.selection.invalid_manifest);
             let set = crate::normalize::normalize(&root, &mut ctx);
             assert_eq!(set.tools.len(), 300);
@@ -488,7 +488,7 @@ mod tests {
                 &linter.selection,
                 &mut ctx,
                 &mut diagnostics,
-                per_job,
+                jobs,
             );
             crate::diagnostic::sort(&mut diagnostics);
             let found = diagnostics.iter().map(|d| {
@@ -497,10 +497,13 @@ mod tests {
             });
             found.collect::<Vec<_>>()
         };
-        let one_job = found(usize::MAX);
+        let jobs = |tools, bytes| file::Jobs { tools, bytes };
+        let one_job = found(jobs(usize::MAX, usize::MAX));
         assert!(one_job.len() > 600, "{}", one_job.len());
-        assert_eq!(found(7), one_job);
-        assert_eq!(found(1), one_job);
+        // By tools, and by rules (as a few large tools are).
+        assert_eq!(found(jobs(7, usize::MAX)), one_job);
+        assert_eq!(found(jobs(1, usize::MAX)), one_job);
+        assert_eq!(found(jobs(usize::MAX, 0)), one_job);
     }
 
     #[test]
