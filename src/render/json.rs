@@ -89,9 +89,7 @@ impl<W: Write> JsonOutput<W> {
 
 impl<W: Write> Output for JsonOutput<W> {
     fn report(&mut self, report: &FileReport) -> io::Result<()> {
-        for diagnostic in &report.diagnostics {
-            self.diagnostics.push(&to_json(diagnostic))?;
-        }
+        self.diagnostics.push_all(&report.diagnostics, to_json)?;
         for suppressed in &report.suppressed {
             self.suppressed.push(&JsonSuppressed {
                 diagnostic: to_json(&suppressed.diagnostic),
