@@ -5,6 +5,7 @@ use std::fmt;
 use std::io;
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
+use rayon::prelude::*;
 
 use super::{Output, Summary, Totals};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -98,25 +99,51 @@ impl<W: io::Write> HumanOutput<W> {
     }
 
     fn draw(&mut self, diagnostic: &Diagnostic) -> io::Result<()> {
-        let report = &mut self.scratch;
-        report.clear();
-        // A blank line between reports, as rustc and ruff print them.
+        self.scratch.clear();
+        draw(&self.handler, &mut self.scratch, diagnostic);
+        self.write_drawn()
+    }
+
+    /// Writes the reports drawn into `scratch`, a blank line before them if there were
+    /// others, as rustc and ruff print them.
+    fn write_drawn(&mut self) -> io::Result<()> {
         if self.any {
-            report.push('\n');
+            self.out.write_all(b"\n")?;
         }
         self.any = true;
-        if self
-            .handler
-            .render_report(report, &Drawn::new(diagnostic))
-            .is_err()
-        {
-            // Only a formatter error can get here; fall back to one plain line.
-            report.push_str(&format!(
-                "{}: {} {}\n",
-                diagnostic.file.name, diagnostic.code, diagnostic.message
-            ));
+        self.out.write_all(self.scratch.as_bytes())
+    }
+
+    /// Draws many reports on all cores in blocks, a few blocks per thread at a time; the same
+    /// text as drawing them one by one.
+    fn draw_all(&mut self, diagnostics: &[Diagnostic]) -> io::Result<()> {
+        // A few hundred microseconds of work a block.
+        const BLOCK: usize = 32;
+        if diagnostics.len() <= BLOCK {
+            return diagnostics.iter().try_for_each(|d| self.draw(d));
         }
-        self.out.write_all(report.as_bytes())
+        let wave = BLOCK * rayon::current_num_threads().max(1) * 4;
+        for diagnostics in diagnostics.chunks(wave) {
+            let handler = &self.handler;
+            let blocks: Vec<String> = diagnostics
+                .par_chunks(BLOCK)
+                .map(|block| {
+                    let mut drawn = String::new();
+                    for (index, diagnostic) in block.iter().enumerate() {
+                        if index > 0 {
+                            drawn.push('\n');
+                        }
+                        draw(handler, &mut drawn, diagnostic);
+                    }
+                    drawn
+                })
+                .collect();
+            for drawn in blocks {
+                self.scratch = drawn;
+                self.write_drawn()?;
+            }
+        }
+        Ok(())
     }
 
     fn end(&mut self, totals: &Totals) -> io::Result<()> {
@@ -135,9 +162,20 @@ impl<W: io::Write> HumanOutput<W> {
     }
 }
 
+/// Appends the report of `diagnostic` to `out`.
+fn draw(handler: &GraphicalReportHandler, out: &mut String, diagnostic: &Diagnostic) {
+    if handler.render_report(out, &Drawn::new(diagnostic)).is_err() {
+        // Only a formatter error can get here; fall back to one plain line.
+        out.push_str(&format!(
+            "{}: {} {}\n",
+            diagnostic.file.name, diagnostic.code, diagnostic.message
+        ));
+    }
+}
+
 impl<W: io::Write> Output for HumanOutput<W> {
     fn report(&mut self, report: &FileReport) -> io::Result<()> {
-        report.diagnostics.iter().try_for_each(|d| self.draw(d))
+        self.draw_all(&report.diagnostics)
     }
 
     fn finish(mut self: Box<Self>, totals: &Totals) -> io::Result<()> {
@@ -268,5 +306,47 @@ pub fn summary_line(summary: &Summary) -> String {
     match summary.baselined {
         0 => line,
         baselined => format!("{line}; {baselined} in the baseline"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Drawn in blocks on all cores, or one by one: the same text.
+    #[test]
+    fn reports_drawn_in_blocks_are_drawn_as_one_by_one() {
+        let tools: Vec<String> = (0..40)
+            .map(|index| format!(r#"{{"name": "t{index}", "description": "ALWAYS call this."}}"#))
+            .collect();
+        let report = crate::lint::lint_text(
+            "set.json",
+            &format!(r#"{{"tools": [{}]}}"#, tools.join(",")),
+        );
+        assert!(
+            report.diagnostics.len() > 100,
+            "{}",
+            report.diagnostics.len()
+        );
+        let style = Style {
+            color: false,
+            links: false,
+            width: 100,
+        };
+        let mut in_blocks = HumanOutput::new(Vec::new(), style, false);
+        in_blocks.report(&report).unwrap();
+        let mut one_by_one = HumanOutput::new(Vec::new(), style, false);
+        for diagnostic in &report.diagnostics {
+            one_by_one.draw(diagnostic).unwrap();
+        }
+        // After a first file's reports, a blank line still comes first.
+        in_blocks.report(&report).unwrap();
+        for diagnostic in &report.diagnostics {
+            one_by_one.draw(diagnostic).unwrap();
+        }
+        let text = |output: HumanOutput<Vec<u8>>| String::from_utf8(output.out).unwrap();
+        let (in_blocks, one_by_one) = (text(in_blocks), text(one_by_one));
+        assert!(one_by_one.contains("\n\n"));
+        assert_eq!(in_blocks, one_by_one);
     }
 }
