@@ -21,6 +21,7 @@ pub mod render;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, LazyLock};
 
+use rayon::prelude::*;
 use regex::Regex;
 use serde::Serialize;
 use serde_json::Value;
@@ -43,6 +44,9 @@ pub const VERSION: u32 = 1;
 const TOKEN_GROWTH: f64 = 0.20;
 /// ...when it grows by at least this many tokens (a 5-token tool gaining 2 is no risk).
 const TOKEN_GROWTH_MIN: usize = 10;
+/// Tools per job where a side's tools are read or compared on all cores: a tool takes
+/// microseconds, so a job of one would cost more to hand out than to do.
+const BLOCK: usize = 256;
 
 /// How much a change can hurt the callers and the model, least first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -510,7 +514,8 @@ fn tools_of(
         |node: Option<&crate::parse::Node>| node.and_then(|node| node.as_str()).map(str::to_string);
     let defs: Vec<ToolDef> = set
         .tools
-        .iter()
+        .par_iter()
+        .with_min_len(BLOCK)
         .zip(tokens)
         .map(|(tool, tokens)| ToolDef {
             name: tool.name().to_string(),
@@ -769,9 +774,21 @@ fn compare_files(
             }],
         ));
     }
-    for (old_index, new_index) in matched {
+    // Each pair is compared on its own: on all cores, in blocks, the results in the pairs' order.
+    let compared: Vec<Vec<Change>> = matched
+        .par_iter()
+        .with_min_len(BLOCK)
+        .map(|&(old, new)| {
+            compare_tools(
+                &old_tools[old],
+                &new_tools[new],
+                detectors,
+                (&old_names, &new_names),
+            )
+        })
+        .collect();
+    for ((old_index, new_index), changes) in matched.into_iter().zip(compared) {
         let (old, new) = (&old_tools[old_index], &new_tools[new_index]);
-        let changes = compare_tools(old, new, detectors, (&old_names, &new_names));
         if changes.is_empty() {
             file.unchanged += 1;
         } else {
@@ -1557,18 +1574,18 @@ fn accepts(set: &BTreeSet<String>, t: &str) -> bool {
 
 /// New and fixed findings of one file pair, matched by rule, tool and the finding's pointer
 /// inside its tool.
-fn compare_findings(
+fn compare_findings<'a>(
     old: &[Found],
     new: &[Found],
-    old_file: Option<&FileSide>,
-    new_file: Option<&FileSide>,
+    old_file: Option<&'a FileSide>,
+    new_file: Option<&'a FileSide>,
     renamed: &HashMap<&str, &str>,
 ) -> Findings {
-    let pointers = |file: Option<&FileSide>| -> HashMap<String, String> {
+    let pointers = |file: Option<&'a FileSide>| -> HashMap<&'a str, &'a str> {
         let mut map = HashMap::new();
         for tool in file.map(|f| f.tools.as_slice()).unwrap_or_default() {
-            map.entry(tool.name.clone())
-                .or_insert_with(|| tool.pointer.clone());
+            map.entry(tool.name.as_str())
+                .or_insert(tool.pointer.as_str());
         }
         map
     };
@@ -1578,7 +1595,7 @@ fn compare_findings(
         old_file.map_or("", |f| f.name.as_str()),
         new_file.map_or("", |f| f.name.as_str()),
     );
-    let key = |d: &Found, pointers: &HashMap<String, String>, rename: bool| {
+    let key = |d: &Found, pointers: &HashMap<&str, &str>, rename: bool| {
         let tool = d.tool.as_deref().map(|name| match renamed.get(name) {
             Some(new) if rename => new.to_string(),
             _ => name.to_string(),
@@ -1586,18 +1603,32 @@ fn compare_findings(
         let path = relative_pointer(d, pointers);
         (d.code.to_string(), tool, path)
     };
+    // The keys on all cores (a large set has findings by the hundred thousand), matched in order.
+    let keys = |found: &[Found], pointers, rename| -> Vec<_> {
+        found
+            .par_iter()
+            .with_min_len(BLOCK)
+            .map(|d| key(d, pointers, rename))
+            .collect()
+    };
+    let (old_keyed, new_keyed) = (
+        keys(old, &old_pointers, true),
+        keys(new, &new_pointers, false),
+    );
+    // Each new finding takes the first old one with its key. Where both sides list the same
+    // keys in the same order, that is the one at the same index: only the rest is looked up.
+    let same = old_keyed
+        .iter()
+        .zip(&new_keyed)
+        .take_while(|(old, new)| old == new)
+        .count();
     let mut old_keys: HashMap<(String, Option<String>, String), Vec<usize>> = HashMap::new();
-    for (index, d) in old.iter().enumerate().rev() {
-        old_keys
-            .entry(key(d, &old_pointers, true))
-            .or_default()
-            .push(index);
+    for (index, key) in old_keyed.into_iter().enumerate().skip(same).rev() {
+        old_keys.entry(key).or_default().push(index);
     }
     let mut findings = Findings::default();
-    for d in new {
-        let matched = old_keys
-            .get_mut(&key(d, &new_pointers, false))
-            .and_then(Vec::pop);
+    for (d, key) in new.iter().zip(new_keyed).skip(same) {
+        let matched = old_keys.get_mut(&key).and_then(Vec::pop);
         if matched.is_none() {
             findings.new.push(finding(d, new_name, &new_pointers));
         }
@@ -1614,9 +1645,9 @@ fn compare_findings(
 /// A finding's place inside its tool's definition, its field named as toolcheck names it
 /// (`input_schema/properties/limit` whether the file says `inputSchema`, `input_schema` or
 /// `parameters`); the file's pointer for a file-level finding.
-fn relative_pointer(d: &Found, pointers: &HashMap<String, String>) -> String {
+fn relative_pointer(d: &Found, pointers: &HashMap<&str, &str>) -> String {
     let tool = d.tool.as_deref().and_then(|name| pointers.get(name));
-    match tool.and_then(|prefix| d.pointer.strip_prefix(prefix.as_str())) {
+    match tool.and_then(|prefix| d.pointer.strip_prefix(*prefix)) {
         Some("") => d.field.as_str().to_string(),
         Some(rest) if rest.starts_with('/') => {
             let below = rest[1..].find('/').map_or("", |slash| &rest[1 + slash..]);
@@ -1626,7 +1657,7 @@ fn relative_pointer(d: &Found, pointers: &HashMap<String, String>) -> String {
     }
 }
 
-fn finding(d: &Found, file: &str, pointers: &HashMap<String, String>) -> Finding {
+fn finding(d: &Found, file: &str, pointers: &HashMap<&str, &str>) -> Finding {
     Finding {
         code: d.code.to_string(),
         rule: d.rule.to_string(),
@@ -1643,6 +1674,47 @@ fn finding(d: &Found, file: &str, pointers: &HashMap<String, String>) -> Finding
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn findings_match_the_first_old_one_with_their_key() {
+        let found = |code: &str, line: usize| Found {
+            code: code.into(),
+            rule: "rule".into(),
+            severity: Severity::Info,
+            field: Field::Description,
+            tool: Some("t".into()),
+            pointer: "/tools/0/description".to_string(),
+            line,
+            column: 1,
+            message: String::new(),
+        };
+        let lines = |found: Vec<Finding>| -> Vec<(String, usize)> {
+            found.into_iter().map(|f| (f.code, f.line)).collect()
+        };
+        let compare = |old: &[(&str, usize)], new: &[(&str, usize)]| {
+            let old: Vec<Found> = old.iter().map(|&(code, line)| found(code, line)).collect();
+            let new: Vec<Found> = new.iter().map(|&(code, line)| found(code, line)).collect();
+            let findings = compare_findings(&old, &new, None, None, &HashMap::new());
+            (lines(findings.new), lines(findings.fixed))
+        };
+        let same = [("A", 1), ("B", 2), ("A", 3)];
+        assert_eq!(compare(&same, &same), (vec![], vec![]));
+        // Past the keys both sides list in order, each new finding takes the first old one.
+        assert_eq!(
+            compare(
+                &[("A", 1), ("B", 2), ("A", 3), ("C", 4)],
+                &[("A", 1), ("A", 2), ("D", 3), ("A", 4)]
+            ),
+            (
+                vec![("D".to_string(), 3), ("A".to_string(), 4)],
+                vec![("B".to_string(), 2), ("C".to_string(), 4)]
+            )
+        );
+        assert_eq!(
+            compare(&[("A", 1), ("A", 2)], &[("B", 1), ("A", 2)]),
+            (vec![("B".to_string(), 1)], vec![("A".to_string(), 2)])
+        );
+    }
 
     #[test]
     fn json_texts_compare_as_values() {
