@@ -38,19 +38,7 @@ impl Rule for NameNotInDescription {
         {
             return;
         }
-        let text = &value[sentence.clone()];
-        // Each word whole too, so that a name word matches a word that case splits cut apart
-        // (`latex` in `LaTeX`, `github` in `GitHub`).
-        let whole = text
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|word| !word.is_empty())
-            .map(str::to_lowercase);
-        // Only the distinct stems are kept: a sentence can be megabytes of the same words.
-        let mut stems: HashSet<String> = HashSet::new();
-        each_word(text, |word| {
-            stems.insert(stem(&word));
-        });
-        stems.extend(whole.map(|word| stem(&word)));
+        let stems = stems(&value[sentence.clone()], keep(&name_words));
         if name_words.iter().any(|word| mentioned(word, &stems)) {
             return;
         }
@@ -68,6 +56,39 @@ impl Rule for NameNotInDescription {
              scores name words highest, and the first sentence is what a model reads first",
         );
     }
+}
+
+/// How many bytes of a lowercased description word can decide [`mentioned`] for these name
+/// words: a stem is the word less at most 7 bytes at its end, so past the longest name word
+/// (and that margin) a description word's bytes neither make two stems equal nor one a
+/// prefix of the other. A sentence can be one word of megabytes.
+fn keep(name_words: &[String]) -> usize {
+    name_words.iter().map(String::len).max().unwrap_or(0) + 16
+}
+
+/// The distinct stems of a sentence's words (a sentence can be megabytes of the same words),
+/// each word lowercased and cut after `keep` bytes: the words of [`each_word`], and each word
+/// whole too, so that a name word matches a word that case splits cut apart (`latex` in
+/// `LaTeX`, `github` in `GitHub`).
+fn stems(text: &str, keep: usize) -> HashSet<String> {
+    let mut stems: HashSet<String> = HashSet::new();
+    each_word(text, keep, |word| {
+        stems.insert(stem(&word));
+    });
+    // A char lowercases to no fewer than a third of its bytes (`K`, the Kelvin sign, to `k`).
+    let cut = keep.saturating_mul(4);
+    let whole = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            let mut end = word.len().min(cut);
+            while !word.is_char_boundary(end) {
+                end -= 1;
+            }
+            word[..end].to_lowercase()
+        });
+    stems.extend(whole.map(|word| stem(&word)));
+    stems
 }
 
 /// Whether a name word (lowercase) is among the description's stems: the same stem, or a
@@ -90,12 +111,13 @@ fn mentioned(word: &str, stems: &HashSet<String>) -> bool {
 /// and digits.
 fn words(text: &str) -> Vec<String> {
     let mut found = Vec::new();
-    each_word(text, |word| found.push(word));
+    each_word(text, usize::MAX, |word| found.push(word));
     found
 }
 
-/// [`words`], one at a time, holding no more than the word being read.
-fn each_word(text: &str, mut found: impl FnMut(String)) {
+/// [`words`], one at a time, holding no more than the word being read, each cut after `keep`
+/// bytes.
+fn each_word(text: &str, keep: usize, mut found: impl FnMut(String)) {
     let mut current = String::new();
     let mut previous: Option<char> = None;
     let mut chars = text.chars().peekable();
@@ -118,7 +140,9 @@ fn each_word(text: &str, mut found: impl FnMut(String)) {
                 found(std::mem::take(&mut current));
             }
         }
-        current.extend(c.to_lowercase());
+        if current.len() < keep {
+            current.extend(c.to_lowercase());
+        }
     }
     if !current.is_empty() {
         found(current);
@@ -422,5 +446,43 @@ More",
         assert!(mentioned("repo", &stems));
         assert!(mentioned("config", &stems));
         assert!(!mentioned("branch", &stems));
+    }
+
+    #[test]
+    fn words_cut_after_keep_bytes_answer_as_whole_words() {
+        let long = |stem: &str, tail: &str| format!("{stem}{}", tail.repeat(200));
+        let texts = [
+            long("Repository", "ies"),
+            long("CONFIG", "\u{212a}"),
+            long("list", "ing"),
+            format!("{} lists", long("x", "ab")),
+            long("Σearch", "σ"),
+            "Lists the files".to_string(),
+        ];
+        for name in [
+            "repo_tool",
+            "config",
+            "list_files",
+            "search",
+            "repositoryiesies",
+        ] {
+            let name_words = words(name);
+            for text in &texts {
+                let cut = stems(text, keep(&name_words));
+                let whole = stems(text, usize::MAX);
+                assert!(cut.iter().all(|stem| stem.len() < 6 * keep(&name_words)));
+                for word in &name_words {
+                    assert_eq!(
+                        mentioned(word, &cut),
+                        mentioned(word, &whole),
+                        "{word} in {text:.40}"
+                    );
+                }
+            }
+        }
+        assert!(mentioned(
+            "repo",
+            &stems(&long("Repository", "ies"), keep(&words("repo")))
+        ));
     }
 }
