@@ -457,6 +457,20 @@ impl Prefixes {
         self.slots[slot] = table::tag(hash) | rank;
     }
 
+    /// Starts loading the slot where `hash`'s probe sequence begins.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot = &self.slots[hash as usize & self.mask];
+            // SAFETY: a prefetch only hints the cache; the address is a live slot's.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(slot).cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+
     /// The rank (or `STEM`) of the first string in the probe sequence with the hash's bits.
     #[inline]
     fn get(&self, hash: u64) -> Option<u32> {
@@ -475,6 +489,9 @@ impl Prefixes {
         }
     }
 }
+
+/// Lengths past two whose prefix look-ups `longest_token` starts at once.
+const AHEAD: usize = 3;
 
 /// No token begins with these bytes (`Merges::two_bytes`).
 const ABSENT: u32 = NONE - 1;
@@ -590,10 +607,21 @@ impl Merges {
                 NONE => (vocab.rank(&text[..1]).unwrap_or(NONE), 1),
                 rank => (rank, 2),
             };
+        // The look-ups of the next few lengths are cache misses: started together, they
+        // overlap.
+        let mut hashes = [0u64; AHEAD];
+        for (ahead, hash) in hashes.iter_mut().enumerate().take(text.len() - 2) {
+            *hash = table::hash(&text[..3 + ahead]);
+            self.prefixes.prefetch(*hash);
+        }
         let mut len = 2;
         while len < text.len() {
             len += 1;
-            match self.prefixes.get(table::hash(&text[..len])) {
+            let hash = match hashes.get(len - 3) {
+                Some(&hash) => hash,
+                None => table::hash(&text[..len]),
+            };
+            match self.prefixes.get(hash) {
                 Some(STEM) => {}
                 Some(rank) => (longest, longest_len) = (rank, len),
                 None => break,
