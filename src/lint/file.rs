@@ -184,14 +184,10 @@ pub(crate) fn check(
         ctx.in_session = session_server.is_some();
         ctx.session_server = session_server.map(str::to_string);
         let set = normalize::normalize(root, &mut ctx);
+        let mut diagnostics = ctx.take_findings();
         // The checks of the whole set first: some index every tool, and they do it while few
         // findings are held (100,000 tools with two findings each: 90 MB less at the peak).
-        for (active, rule) in &selection.rules {
-            ctx.set_rule(active);
-            ctx.set_tool(None);
-            rule.check_set(&set, &mut ctx);
-        }
-        let mut diagnostics = ctx.take_findings();
+        check_set(&set, selection, &mut ctx, &mut diagnostics, JOBS);
         check_tools(&set.tools, selection, &mut ctx, &mut diagnostics, JOBS);
         crate::diagnostic::sort(&mut diagnostics);
         if !parsed.json {
@@ -225,12 +221,12 @@ pub(crate) fn check(
     checked
 }
 
-/// How a file's per-tool checks are cut into jobs for all cores.
+/// How a large file's checks are cut into jobs for all cores.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Jobs {
-    /// A large set: this many tools a job, every rule.
+    /// More tools than this: per-tool checks run this many tools a job, every rule.
     pub tools: usize,
-    /// A few tools of this many bytes or more: one rule a job, every tool.
+    /// Fewer tools of this many bytes or more: one rule a job, every tool.
     pub bytes: usize,
 }
 
@@ -240,10 +236,78 @@ const JOBS: Jobs = Jobs {
     bytes: 256 * 1024,
 };
 
+type Rules<'r> = &'r [(ActiveRule, Box<dyn Rule>)];
+
+/// How a set is checked on all cores, if it is worth it.
+#[derive(PartialEq)]
+enum Split {
+    /// Few or small tools: one job.
+    None,
+    /// Many tools: jobs of tools.
+    Tools,
+    /// A few large tools: one rule a job.
+    Rules,
+}
+
+fn split(tools: &[Tool<'_>], jobs: Jobs) -> Split {
+    if tools.len() > jobs.tools {
+        Split::Tools
+    } else if tools
+        .iter()
+        .map(|tool| tool.node.span().len())
+        .sum::<usize>()
+        >= jobs.bytes
+    {
+        Split::Rules
+    } else {
+        Split::None
+    }
+}
+
+/// Runs every rule's check of the whole set, adding their findings to `diagnostics` in rule
+/// order. A few large tools have their set rules run one a job on all cores (the token count
+/// of a long text, itself on all cores, then overlaps the other rules' reading of it), the
+/// tokens counted kept in `ctx` for the per-tool checks. Many tools do not: the indexes of
+/// every tool that several set rules build at once would raise the peak (13-16 MB for 100,000
+/// tools).
+pub(super) fn check_set(
+    set: &normalize::ToolSet<'_>,
+    selection: &Selection,
+    ctx: &mut Ctx<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+    jobs: Jobs,
+) {
+    let check = |ctx: &mut Ctx<'_>, rules: Rules<'_>| {
+        for (active, rule) in rules {
+            ctx.set_rule(active);
+            ctx.set_tool(None);
+            rule.check_set(set, ctx);
+        }
+    };
+    let rules = &selection.rules[..];
+    if split(&set.tools, jobs) != Split::Rules {
+        check(ctx, rules);
+        diagnostics.append(&mut ctx.take_findings());
+        return;
+    }
+    // All at once: a set rule's findings are few, and the slowest rules (one counts every
+    // tool's tokens, itself on all cores) then overlap the others.
+    in_jobs(
+        ctx,
+        rules.chunks(1).collect(),
+        usize::MAX,
+        check,
+        |ctx, mut done| {
+            diagnostics.append(&mut done.take_findings());
+            ctx.tokens.absorb(done.tokens);
+        },
+    );
+}
+
 /// Runs every rule's per-tool check on `tools`, adding their findings to `diagnostics` (in an
 /// order [`crate::diagnostic::sort`] makes the same as one thread's: each rule sees the tools
-/// in order). A large set, or a few large tools, are checked on all cores, a few jobs per
-/// thread at a time, so that the findings held beside the file's are only those few jobs'.
+/// in order). A large set is checked on all cores, a few jobs per thread at a time: many tools
+/// by tools, a few large ones by rules.
 pub(super) fn check_tools(
     tools: &[Tool<'_>],
     selection: &Selection,
@@ -251,8 +315,7 @@ pub(super) fn check_tools(
     diagnostics: &mut Vec<Diagnostic>,
     jobs: Jobs,
 ) {
-    type Rules<'r> = &'r [(ActiveRule, Box<dyn Rule>)];
-    let check = |ctx: &mut Ctx<'_>, rules: Rules<'_>, tools: &[Tool<'_>]| {
+    let check = |ctx: &mut Ctx<'_>, (rules, tools): (Rules<'_>, &[Tool<'_>])| {
         for (active, rule) in rules {
             ctx.set_rule(active);
             for tool in tools {
@@ -260,39 +323,49 @@ pub(super) fn check_tools(
                 rule.check_tool(tool, ctx);
             }
         }
-        ctx.take_findings()
     };
     let rules = &selection.rules[..];
-    let split: Vec<(Rules<'_>, &[Tool<'_>])> = if tools.len() > jobs.tools {
-        tools
+    let split: Vec<(Rules<'_>, &[Tool<'_>])> = match split(tools, jobs) {
+        Split::None => {
+            check(ctx, (rules, tools));
+            diagnostics.append(&mut ctx.take_findings());
+            return;
+        }
+        Split::Tools => tools
             .chunks(jobs.tools)
             .map(|tools| (rules, tools))
-            .collect()
-    } else if tools
-        .iter()
-        .map(|tool| tool.node.span().len())
-        .sum::<usize>()
-        >= jobs.bytes
-    {
-        rules.chunks(1).map(|rule| (rule, tools)).collect()
-    } else {
-        Vec::new()
+            .collect(),
+        Split::Rules => rules.chunks(1).map(|rule| (rule, tools)).collect(),
     };
-    if split.len() <= 1 {
-        diagnostics.append(&mut check(ctx, rules, tools));
-        return;
-    }
     let wave = rayon::current_num_threads().max(1) * 4;
-    for split in split.chunks(wave) {
-        let forks: Vec<_> = split
-            .iter()
-            .map(|&(rules, tools)| (ctx.fork(), rules, tools))
+    in_jobs(ctx, split, wave, check, |_, mut done| {
+        diagnostics.append(&mut done.take_findings());
+    });
+}
+
+/// Runs `work` on each job with a fork of `ctx` ([`Ctx::fork`]), on all cores, and hands each
+/// fork to `done` in the order of the jobs. At most `wave` jobs are in flight at a time, so
+/// that the findings held beside the file's are only theirs.
+fn in_jobs<'a, J: Send>(
+    ctx: &mut Ctx<'a>,
+    jobs: Vec<J>,
+    wave: usize,
+    work: impl Fn(&mut Ctx<'a>, J) + Sync,
+    mut done: impl FnMut(&mut Ctx<'a>, Ctx<'a>),
+) {
+    let mut jobs = jobs.into_iter().peekable();
+    while jobs.peek().is_some() {
+        let forks: Vec<_> = jobs
+            .by_ref()
+            .take(wave)
+            .map(|job| (ctx.fork(), job))
             .collect();
-        let found = crate::parallel::map_in_order(forks, |(mut ctx, rules, tools)| {
-            check(&mut ctx, rules, tools)
+        let forks = crate::parallel::map_in_order(forks, |(mut fork, job)| {
+            work(&mut fork, job);
+            fork
         });
-        for mut found in found {
-            diagnostics.append(&mut found);
+        for fork in forks {
+            done(ctx, fork);
         }
     }
 }

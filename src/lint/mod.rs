@@ -454,8 +454,9 @@ mod tests {
             .collect()
     }
 
-    /// A large set's tools, or its rules, are checked in jobs on all cores: the same findings
-    /// in the same order as one job's, tools sharing nodes (YAML aliases) included.
+    /// A large set's rules, and its tools or their rules, are checked in jobs on all cores:
+    /// the same findings in the same order as one job's, tools sharing nodes (YAML aliases)
+    /// included.
     #[test]
     fn tools_checked_in_jobs_find_what_one_job_finds() {
         let mut yaml = String::from("tools:\n");
@@ -482,14 +483,9 @@ mod tests {
             let mut ctx = Ctx::new(&file, encoding, &linter.selection.invalid_manifest);
             let set = crate::normalize::normalize(&root, &mut ctx);
             assert_eq!(set.tools.len(), 300);
-            let mut diagnostics = ctx.take_findings();
-            file::check_tools(
-                &set.tools,
-                &linter.selection,
-                &mut ctx,
-                &mut diagnostics,
-                jobs,
-            );
+            let (selection, mut diagnostics) = (&linter.selection, ctx.take_findings());
+            file::check_set(&set, selection, &mut ctx, &mut diagnostics, jobs);
+            file::check_tools(&set.tools, selection, &mut ctx, &mut diagnostics, jobs);
             crate::diagnostic::sort(&mut diagnostics);
             let found = diagnostics.iter().map(|d| {
                 let tool = d.tool.as_deref().unwrap_or_default();

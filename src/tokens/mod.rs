@@ -149,6 +149,30 @@ impl Counter {
         }
     }
 
+    /// Takes in what a fork of this counter counted.
+    pub fn absorb(&mut self, fork: Counter) {
+        // Most often the fork is the one that counted anything.
+        if self.own.texts.is_empty() && self.own.schemas.is_empty() {
+            self.own = fork.own;
+            return;
+        }
+        for (node, count) in fork.own.texts {
+            self.own.texts.entry(node).or_insert(count);
+        }
+        for (node, schema) in fork.own.schemas {
+            match self.own.schemas.entry(node) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(schema);
+                }
+                std::collections::hash_map::Entry::Occupied(mut slot) => {
+                    if slot.get().tokens.is_none() && schema.tokens.is_some() {
+                        slot.insert(schema);
+                    }
+                }
+            }
+        }
+    }
+
     /// Tokens of a string node (0 for any other node).
     pub fn text(&mut self, node: &Node) -> usize {
         let Some(text) = node.as_str() else {
@@ -536,6 +560,16 @@ mod tests {
         // A second fork starts from both of the parent's.
         let before = loads();
         assert_eq!(counter.fork().tools(&[a, b]), vec![a_tokens, b_tokens]);
+        assert_eq!(loads(), before);
+        // What forks counted, their parent takes in, beside what it counted itself.
+        let mut parent = super::Counter::new(O200kBase);
+        let (mut fork_a, mut fork_b) = (parent.fork(), parent.fork());
+        fork_a.tool(a);
+        fork_b.tool(b);
+        parent.absorb(fork_a);
+        parent.absorb(fork_b);
+        let before = loads();
+        assert_eq!(parent.tools(&[a, b]), vec![a_tokens, b_tokens]);
         assert_eq!(loads(), before);
     }
 
