@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rayon::prelude::*;
 use serde::Deserialize;
 
 use super::helpers::{Searched, Unindexed, docs_of_session, docs_of_set, number};
@@ -164,6 +165,11 @@ fn names_tool(doc: &Doc, other: &Doc) -> bool {
     })
 }
 
+/// `f` of every doc, in order: a large set's on all cores, in blocks.
+fn each_doc<T: Send>(docs: &[Doc], f: impl Fn(&Doc) -> T + Sync + Send) -> Vec<T> {
+    docs.par_iter().with_min_len(256).map(f).collect()
+}
+
 /// Whether the tool's first sentence says it is deprecated: it points the model elsewhere,
 /// and what it is confused with is that pointer's to settle.
 fn is_deprecated(doc: &Doc) -> bool {
@@ -197,11 +203,11 @@ struct SameSummary {
     group: Vec<Option<usize>>,
 }
 
-fn same_summary(docs: &[Doc]) -> SameSummary {
+fn same_summary(docs: &[Doc], deprecated: &[bool]) -> SameSummary {
+    let keys: Vec<Vec<String>> = each_doc(docs, summary_key);
     let mut groups: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
-    for (index, doc) in docs.iter().enumerate() {
-        let key = summary_key(doc);
-        if key.len() >= MIN_SUMMARY_WORDS && !is_deprecated(doc) {
+    for (index, key) in keys.into_iter().enumerate() {
+        if key.len() >= MIN_SUMMARY_WORDS && !deprecated[index] {
             groups.entry(key).or_default().push(index);
         }
     }
@@ -353,7 +359,8 @@ impl ConfusableTools {
     fn check<'a>(&self, tools: Unindexed<'_, 'a>) -> Vec<Finding<'a>> {
         let mut findings = Vec::new();
         // Two tools that open with the same sentence are told apart by their names alone.
-        let same = same_summary(&tools.docs);
+        let deprecated = each_doc(&tools.docs, is_deprecated);
+        let same = same_summary(&tools.docs, &deprecated);
         for &(a, b) in &same.pairs {
             let (doc_a, doc_b) = (&tools.docs[a], &tools.docs[b]);
             let message = format!(
@@ -373,7 +380,7 @@ impl ConfusableTools {
         }
         // Otherwise only tools whose names nest can be confusable (most sets have no such
         // pair, and need no index), and not a child whose name says what it adds.
-        let sequences: Vec<Vec<String>> = tools.docs.iter().map(name_sequence).collect();
+        let sequences: Vec<Vec<String>> = each_doc(&tools.docs, name_sequence);
         let words: Vec<Vec<&str>> = sequences.iter().map(|s| name_words(s)).collect();
         let pairs: Vec<(usize, usize)> = nesting_pairs(&tools.docs, &words)
             .into_iter()
@@ -385,8 +392,8 @@ impl ConfusableTools {
                 };
                 let (doc_a, doc_b) = (&tools.docs[a], &tools.docs[b]);
                 (same.group[a].is_none() || same.group[a] != same.group[b])
-                    && !is_deprecated(doc_a)
-                    && !is_deprecated(doc_b)
+                    && !deprecated[a]
+                    && !deprecated[b]
                     && !names_tool(doc_a, doc_b)
                     && !names_tool(doc_b, doc_a)
                     && !child_names_its_part(
