@@ -325,7 +325,9 @@ pub(super) fn check_tools(
         }
     };
     let rules = &selection.rules[..];
-    let split: Vec<(Rules<'_>, &[Tool<'_>])> = match split(tools, jobs) {
+    let kind = split(tools, jobs);
+    let by_tools = kind == Split::Tools;
+    let split: Vec<(Rules<'_>, &[Tool<'_>])> = match kind {
         Split::None => {
             check(ctx, (rules, tools));
             diagnostics.append(&mut ctx.take_findings());
@@ -338,9 +340,32 @@ pub(super) fn check_tools(
         Split::Rules => rules.chunks(1).map(|rule| (rule, tools)).collect(),
     };
     let wave = rayon::current_num_threads().max(1) * 4;
+    let mut checked = 0;
     in_jobs(ctx, split, wave, check, |_, mut done| {
-        diagnostics.append(&mut done.take_findings());
+        let mut found = done.take_findings();
+        if by_tools {
+            checked = (checked + jobs.tools).min(tools.len());
+            make_room(diagnostics, found.len(), checked, tools.len());
+        }
+        diagnostics.append(&mut found);
     });
+}
+
+/// Makes room for `more` findings, `checked` of `total` tools checked: for what the tools
+/// checked so far promise for all of them (and a quarter more), at most 16 times what is
+/// held. A vector grown by doubling is copied while both copies are resident, 11 MB on the
+/// peak of 100,000 tools with two findings each; room reserved early is copied while small,
+/// and room never used is never touched.
+fn make_room<T>(diagnostics: &mut Vec<T>, more: usize, checked: usize, total: usize) {
+    let needed = diagnostics.len() + more;
+    if needed <= diagnostics.capacity() {
+        return;
+    }
+    let expected = needed.saturating_mul(total) / checked.max(1);
+    let room = expected
+        .saturating_add(expected / 4)
+        .clamp(needed + needed / 2, needed.saturating_mul(16));
+    diagnostics.reserve_exact(room - diagnostics.len());
 }
 
 /// Runs `work` on each job with a fork of `ctx` ([`Ctx::fork`]), on all cores, and hands each
@@ -385,5 +410,37 @@ impl Checked {
             },
             directives: self.directives,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::make_room;
+
+    /// 100,000 tools with two findings each, in jobs of 64: the findings are copied into a
+    /// larger vector while a sixth of them at most (doubling: at half of them), and the room
+    /// is within a quarter more than they need.
+    #[test]
+    fn room_for_findings_is_made_early_from_the_tools_checked() {
+        let (total, job) = (100_000, 64);
+        let mut found: Vec<u64> = Vec::new();
+        let mut grown = Vec::new();
+        let mut checked = 0;
+        while checked < total {
+            checked = (checked + job).min(total);
+            let capacity = found.capacity();
+            make_room(&mut found, 2 * job, checked, total);
+            if found.capacity() != capacity {
+                grown.push(found.len());
+            }
+            found.extend(std::iter::repeat_n(0, 2 * job));
+        }
+        // Each time at 16 times the findings held, until the promise of all tools fits.
+        assert_eq!(grown, [0, 2_048, 34_816]);
+        assert!(found.capacity() <= found.len() * 5 / 4 + 2 * job);
+        // Findings all in the first tools: room for 16 times what is held, no more.
+        let mut found: Vec<u64> = vec![0; 1000];
+        make_room(&mut found, 1000, 64, total);
+        assert_eq!(found.capacity(), 32_000);
     }
 }
