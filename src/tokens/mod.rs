@@ -261,12 +261,51 @@ impl Counter {
         tool.name().len() + text(tool.description()) + text(tool.snippet()) + guidelines + schema
     }
 
+    /// The sum of [`Counter::tool_bytes`] over `tools`, their schemas serialized on all cores
+    /// when there are many.
+    pub fn tools_bytes(&mut self, tools: &[&Tool<'_>]) -> usize {
+        self.serialize_schemas(tools);
+        tools.iter().map(|tool| self.tool_bytes(tool)).sum()
+    }
+
+    /// Serializes to compact JSON the schemas of `tools` not serialized yet, on all cores when
+    /// there are many (100,000 small schemas: a tenth of a second on one core); a few are left
+    /// to [`Counter::schema_entry`].
+    fn serialize_schemas(&mut self, tools: &[&Tool<'_>]) {
+        const PARALLEL_SCHEMAS: usize = 256;
+        let fresh: Vec<&Node> = tools
+            .iter()
+            .filter_map(|tool| tool.input_schema())
+            .filter(|node| {
+                !self.shared.schemas.contains_key(&key(node))
+                    && !self.own.schemas.contains_key(&key(node))
+            })
+            .collect();
+        if fresh.len() < PARALLEL_SCHEMAS {
+            return;
+        }
+        let compacts: Vec<String> = fresh
+            .par_iter()
+            .with_min_len(PARALLEL_SCHEMAS / 4)
+            .map(|node| node.to_json().to_string())
+            .collect();
+        // A schema shared by several tools (YAML aliases) is kept once.
+        for (node, compact) in fresh.into_iter().zip(compacts) {
+            self.own.schemas.entry(key(node)).or_insert(Schema {
+                bytes: compact.len(),
+                compact: Some(compact),
+                tokens: None,
+            });
+        }
+    }
+
     /// Token counts of many tools, as [`Counter::tool`] gives them one by one; the texts not
     /// counted yet are tokenized on all cores when there are enough of them, so that one
     /// large file is not a single thread's work.
     pub fn tools(&mut self, tools: &[&Tool<'_>]) -> Vec<ToolTokens> {
         // What is not counted yet, each once: a text is claimed in the memo as it is queued
         // (0 until counted), a schema's compact text taken out of its entry.
+        self.serialize_schemas(tools);
         let mut texts: Vec<(NodeKey, &str)> = Vec::new();
         let mut schemas: Vec<(NodeKey, String)> = Vec::new();
         for tool in tools {
@@ -598,5 +637,10 @@ mod tests {
         assert_eq!(at_once.len(), 300);
         assert_eq!(at_once, one_by_one);
         assert_ne!(at_once[0], at_once[1]);
+        // The schemas serialized all at once, then counted.
+        let mut serialized = super::Counter::new(O200kBase);
+        let bytes: usize = all.iter().map(|tool| single.tool_bytes(tool)).sum();
+        assert_eq!(serialized.tools_bytes(&all), bytes);
+        assert_eq!(serialized.tools(&all), one_by_one);
     }
 }

@@ -34,7 +34,7 @@ impl Rule for ToolsetTooLarge {
             .filter(|tool| !tool.defer_loading)
             .collect();
         // A token is at least one byte: tools of at most `max_tokens` bytes in all fit.
-        let bytes: usize = loaded.iter().map(|tool| ctx.tokens.tool_bytes(tool)).sum();
+        let bytes = ctx.tokens.tools_bytes(&loaded);
         if bytes <= self.max_tokens {
             return;
         }
@@ -91,8 +91,7 @@ impl Rule for ToolsetTooLarge {
         let bytes: usize = loaded
             .iter()
             .enumerate()
-            .flat_map(|(index, tools)| tools.iter().map(move |tool| (index, tool)))
-            .map(|(index, tool)| ctx.file(index).tokens.tool_bytes(tool))
+            .map(|(index, tools)| ctx.file(index).tokens.tools_bytes(tools))
             .sum();
         if bytes <= budget {
             return;
