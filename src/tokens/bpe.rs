@@ -407,6 +407,10 @@ struct Merges {
     split: Vec<(u32, u32)>,
     /// The token whose split a pair `(a, b)` is, by `pair_key`.
     pairs: HashMap<u64, u32, Mixed>,
+    /// A bit per hash of a pair, set for each pair in `pairs`: most pairs a search asks
+    /// about are none, and a clear bit (2 MiB, in the cache) answers that without a look-up
+    /// in `pairs` (several MiB, out of it).
+    pair_bits: Vec<u64>,
     /// `shorter[t]`: the longest token that is a proper prefix of `t` (`NONE` for one byte).
     shorter: Vec<u32>,
     /// The first two bytes of a text, by `256 * first + second`: their token's rank, `NONE`
@@ -500,6 +504,15 @@ fn pair_key(left: u32, right: u32) -> u64 {
     (u64::from(left) << 32) | u64::from(right)
 }
 
+/// The bits of `Merges::pair_bits`: about 80 per pair of o200k's 200,000, so that few pairs
+/// outside `pairs` find their bit set.
+const PAIR_BITS: usize = 1 << 24;
+
+/// The bit of `Merges::pair_bits` for `key`.
+fn pair_bit(key: u64) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - PAIR_BITS.trailing_zeros())) as usize
+}
+
 impl Merges {
     fn new(vocab: &Vocab) -> Merges {
         let count = vocab.len() as u32;
@@ -532,6 +545,7 @@ impl Merges {
         let mut merges = Merges {
             split: Vec::with_capacity(count as usize),
             pairs: HashMap::default(),
+            pair_bits: vec![0; PAIR_BITS / 64],
             shorter,
             two_bytes,
             prefixes: Prefixes::new(vocab, &stems),
@@ -549,7 +563,7 @@ impl Merges {
                     && right < rank
                     && merges.compatible(left, right)
                 {
-                    merges.pairs.insert(pair_key(left, right), rank);
+                    merges.insert_pair(left, right, rank);
                     split = (left, right);
                     break;
                 }
@@ -560,6 +574,24 @@ impl Merges {
         merges
     }
 
+    fn insert_pair(&mut self, left: u32, right: u32, merged: u32) {
+        let key = pair_key(left, right);
+        let bit = pair_bit(key);
+        self.pair_bits[bit / 64] |= 1 << (bit % 64);
+        self.pairs.insert(key, merged);
+    }
+
+    /// The token whose split `(left, right)` is.
+    #[inline]
+    fn pair(&self, left: u32, right: u32) -> Option<u32> {
+        let key = pair_key(left, right);
+        let bit = pair_bit(key);
+        if self.pair_bits[bit / 64] & (1 << (bit % 64)) == 0 {
+            return None;
+        }
+        self.pairs.get(&key).copied()
+    }
+
     /// Whether BPE leaves `left` and `right` side by side: undoing their merges in reverse
     /// order, no pair across the boundary is a token merged before the boundary's tokens were
     /// made (the `bpe` crate's `is_valid_token_pair`).
@@ -567,7 +599,7 @@ impl Merges {
         // Tokens across the boundary of rank `limit` or above are made after it is fixed.
         let mut limit = u32::MAX;
         loop {
-            if let Some(&merged) = self.pairs.get(&pair_key(left, right))
+            if let Some(merged) = self.pair(left, right)
                 && merged < limit
             {
                 return false;
