@@ -480,8 +480,13 @@ fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>,
     let (keys, inputs): (Vec<String>, Vec<Input>) = side.files.into_iter().unzip();
     let names: Vec<String> = inputs.iter().map(|input| input.name.clone()).collect();
     let parsed = linter.parse_all(inputs);
-    let findings = SideFindings::of(linter.lint_parsed(&parsed));
-    let sets = parsed.with_tool_sets(encoding, |set| tools_of(set, encoding));
+    // Linted and read as tools at once: each has stretches on one core (the checks of a whole
+    // set, the tools' token counts), which the other fills.
+    let (reports, sets) = rayon::join(
+        || linter.lint_parsed(&parsed),
+        || parsed.with_tool_sets(encoding, |set| tools_of(set, encoding)),
+    );
+    let findings = SideFindings::of(reports);
     let files = keys
         .into_iter()
         .zip(names)
