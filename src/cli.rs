@@ -1572,12 +1572,14 @@ fn diff(args: DiffArgs) -> Result<i32> {
             .with_help("`toolcheck lint` on the file shows where it breaks"),
         );
     }
-    Ok(report.exit_code(match args.fail_on {
+    let code = report.exit_code(match args.fail_on {
         DiffFailOn::Breaking => FailOn::Breaking,
         DiffFailOn::Risky => FailOn::Risky,
         DiffFailOn::Any => FailOn::Any,
         DiffFailOn::Never => FailOn::Never,
-    }))
+    });
+    crate::parallel::drop_in_background(report);
+    Ok(code)
 }
 
 fn use_color(color: Color) -> bool {

@@ -99,6 +99,33 @@ fn each_breaking_change_is_breaking_and_exits_one() {
     assert_eq!((code, changes(&again)), (0, changes(&document)));
 }
 
+/// A sentence kept word for word is no change while the tools keep their names; once the
+/// sibling it hands over to is renamed, it no longer names a tool of the file, and the
+/// boundary it drew is gone.
+#[test]
+fn a_kept_sentence_changes_only_when_the_tool_it_names_is_renamed() {
+    let (old, new) = case("sibling-renamed");
+    let (_, document) = diff_json(&[&old, &new]);
+    assert_eq!(
+        changes(&document),
+        [
+            "breaking list_tickets: renamed from `list_issues`: callers and prompts that name \
+             it break",
+            "risky search: anti-trigger removed: \"For issues, call list_issues.\"",
+        ]
+    );
+    // The same reworded description beside an unrenamed sibling: no anti-trigger change.
+    let dir = common::scratch("diff-sibling-kept");
+    let text = std::fs::read_to_string(common::root().join(&new)).unwrap();
+    let same_names = dir.join("new.tools.yaml");
+    std::fs::write(&same_names, text.replace("list_tickets", "list_issues")).unwrap();
+    let (_, document) = diff_json(&[&old, same_names.to_str().unwrap()]);
+    assert_eq!(
+        changes(&document),
+        ["additive search: description reworded"]
+    );
+}
+
 #[test]
 fn each_risky_change_is_risky_and_fails_only_with_fail_on_risky() {
     let (old, new) = case("risky");

@@ -348,6 +348,7 @@ pub fn diff(old: Side, new: Side, registry: &Registry, linter: &Linter) -> Repor
             files.push(file);
         }
     }
+    crate::parallel::drop_in_background((old_files, new_files, old_findings, new_findings));
     Report {
         version: VERSION,
         toolcheck: env!("CARGO_PKG_VERSION"),
@@ -505,6 +506,7 @@ fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>,
             }
         })
         .collect();
+    crate::parallel::drop_in_background(parsed);
     (files, findings)
 }
 
@@ -564,22 +566,20 @@ impl Detectors {
         }
     }
 
-    /// The trigger and the boundary sentences of `texts` (whitespace collapsed).
+    /// The trigger and the boundary sentences among `refs`.
     fn read(
         &self,
         name: &str,
-        texts: &[&str],
+        refs: &[&str],
         names: &HashSet<&str>,
     ) -> (BTreeSet<String>, BTreeSet<String>) {
-        let sentences: Vec<String> = texts.iter().flat_map(|text| sentences(text)).collect();
-        let refs: Vec<&str> = sentences.iter().map(String::as_str).collect();
         let triggers = self
             .triggers
             .as_ref()
-            .map_or_else(|| vec![false; refs.len()], |t| t.triggers(name, &refs));
+            .map_or_else(|| vec![false; refs.len()], |t| t.triggers(name, refs));
         let boundaries = self.boundaries.as_ref().map_or_else(
             || vec![false; refs.len()],
-            |b| b.boundaries(name, &refs, names),
+            |b| b.boundaries(name, refs, names),
         );
         // A sentence that says both (`If the user names an author, do not use this tool`) is
         // where the tool stops.
@@ -713,6 +713,11 @@ fn compare_files(
         old_keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
     let old_names: HashSet<&str> = old_tools.iter().map(|t| t.name.as_str()).collect();
     let new_names: HashSet<&str> = new_tools.iter().map(|t| t.name.as_str()).collect();
+    let names = Names {
+        same: old_names == new_names,
+        old: old_names,
+        new: new_names,
+    };
     let mut added: Vec<usize> = Vec::new();
     let mut matched: Vec<(usize, usize)> = Vec::new();
     for (index, key) in new_keys.iter().enumerate() {
@@ -783,14 +788,7 @@ fn compare_files(
     let compared: Vec<Vec<Change>> = matched
         .par_iter()
         .with_min_len(BLOCK)
-        .map(|&(old, new)| {
-            compare_tools(
-                &old_tools[old],
-                &new_tools[new],
-                detectors,
-                (&old_names, &new_names),
-            )
-        })
+        .map(|&(old, new)| compare_tools(&old_tools[old], &new_tools[new], detectors, &names))
         .collect();
     for ((old_index, new_index), changes) in matched.into_iter().zip(compared) {
         let (old, new) = (&old_tools[old_index], &new_tools[new_index]);
@@ -937,7 +935,7 @@ fn compare_tools(
     old: &ToolDef,
     new: &ToolDef,
     detectors: &Detectors,
-    names: (&HashSet<&str>, &HashSet<&str>),
+    names: &Names<'_>,
 ) -> Vec<Change> {
     let mut changes = Vec::new();
     let change = |class, field, path: &str, message: String| Change {
@@ -960,8 +958,9 @@ fn compare_tools(
         let before = changes.len();
         compare_prose(
             "description",
-            (&old.name, &[old_description], names.0),
-            (&new.name, &[new_description], names.1),
+            (&old.name, &[old_description]),
+            (&new.name, &[new_description]),
+            names,
             detectors,
             &mut changes,
         );
@@ -1010,8 +1009,9 @@ fn compare_tools(
         let before = changes.len();
         compare_prose(
             "guidelines",
-            (&old.name, &old_guidelines, names.0),
-            (&new.name, &new_guidelines, names.1),
+            (&old.name, &old_guidelines),
+            (&new.name, &new_guidelines),
+            names,
             detectors,
             &mut changes,
         );
@@ -1159,16 +1159,38 @@ fn numbers(text: &str) -> Vec<String> {
     found
 }
 
-/// Trigger and anti-trigger sentences added or removed between two versions of a text.
+/// The tool names of a file's two versions, for the sentences that name a sibling.
+struct Names<'a> {
+    old: HashSet<&'a str>,
+    new: HashSet<&'a str>,
+    same: bool,
+}
+
+/// Trigger and anti-trigger sentences added or removed between two versions of a text (the
+/// tool's name, and its texts).
 fn compare_prose(
     field: &'static str,
-    old: (&str, &[&str], &HashSet<&str>),
-    new: (&str, &[&str], &HashSet<&str>),
+    old: (&str, &[&str]),
+    new: (&str, &[&str]),
+    names: &Names<'_>,
     detectors: &Detectors,
     changes: &mut Vec<Change>,
 ) {
-    let (old_triggers, old_boundaries) = detectors.read(old.0, old.1, old.2);
-    let (new_triggers, new_boundaries) = detectors.read(new.0, new.1, new.2);
+    let split =
+        |texts: &[&str]| -> Vec<String> { texts.iter().flat_map(|text| sentences(text)).collect() };
+    let (old_sentences, new_sentences) = (split(old.1), split(new.1));
+    let mut old_refs: Vec<&str> = old_sentences.iter().map(String::as_str).collect();
+    let mut new_refs: Vec<&str> = new_sentences.iter().map(String::as_str).collect();
+    // A sentence reads alike in both versions when the tool and its siblings keep their
+    // names: one in both is neither added nor removed, and need not be read.
+    if old.0 == new.0 && names.same {
+        let in_old: HashSet<&str> = old_refs.iter().copied().collect();
+        let in_new: HashSet<&str> = new_refs.iter().copied().collect();
+        old_refs.retain(|sentence| !in_new.contains(sentence));
+        new_refs.retain(|sentence| !in_old.contains(sentence));
+    }
+    let (old_triggers, old_boundaries) = detectors.read(old.0, &old_refs, &names.old);
+    let (new_triggers, new_boundaries) = detectors.read(new.0, &new_refs, &names.new);
     for (kind, old, new) in [
         ("trigger", &old_triggers, &new_triggers),
         ("anti-trigger", &old_boundaries, &new_boundaries),
