@@ -378,7 +378,7 @@ struct Json(Box<str>);
 
 impl Json {
     fn of(node: &crate::parse::Node) -> Json {
-        Json(node.to_json().to_string().into_boxed_str())
+        Json(node.to_json_string().into_boxed_str())
     }
 
     fn value(&self) -> Value {

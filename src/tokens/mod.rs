@@ -205,7 +205,7 @@ impl Counter {
             if let Some(schema) = shared.schemas.get(&key(node)) {
                 return schema.clone();
             }
-            let compact = node.to_json().to_string();
+            let compact = node.to_json_string();
             Schema {
                 bytes: compact.len(),
                 compact: Some(compact),
@@ -287,7 +287,7 @@ impl Counter {
         let compacts: Vec<String> = fresh
             .par_iter()
             .with_min_len(PARALLEL_SCHEMAS / 4)
-            .map(|node| node.to_json().to_string())
+            .map(|node| node.to_json_string())
             .collect();
         // A schema shared by several tools (YAML aliases) is kept once.
         for (node, compact) in fresh.into_iter().zip(compacts) {
