@@ -7,6 +7,7 @@
 //! score (1.0: the other ranks first or tied).
 
 use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
 
 use rayon::prelude::*;
 use serde::Deserialize;
@@ -283,6 +284,16 @@ fn nesting_pairs(docs: &[Doc], words: &[Vec<&str>]) -> Vec<(usize, usize)> {
         .filter(|&doc| !sorted[doc].is_empty())
         .collect();
     by_set.sort_by(|&a, &b| sorted[a].cmp(&sorted[b]));
+    // Where each set's tools start in `by_set`, by the set's hash: a look-up rather than a
+    // binary search through the sets of every tool (a set sharing its hash with another is
+    // searched for).
+    let hasher = std::hash::RandomState::new();
+    let mut starts: HashMap<u64, usize> = HashMap::with_capacity(by_set.len());
+    for (index, &doc) in by_set.iter().enumerate() {
+        if index == 0 || sorted[by_set[index - 1]] != sorted[doc] {
+            starts.entry(hasher.hash_one(&sorted[doc])).or_insert(index);
+        }
+    }
     let mut pairs = Vec::new();
     let mut nest = |short: usize, long: usize| {
         // Two tools with the same words are seen from both sides: once is enough.
@@ -307,7 +318,11 @@ fn nesting_pairs(docs: &[Doc], words: &[Vec<&str>]) -> Vec<(usize, usize)> {
                     .filter(|bit| mask & (1 << bit) != 0)
                     .map(|bit| set[bit]),
             );
-            let first = by_set.partition_point(|&doc| sorted[doc] < subset);
+            let first = match starts.get(&hasher.hash_one(&subset)) {
+                None => continue,
+                Some(&start) if sorted[by_set[start]] == subset => start,
+                Some(_) => by_set.partition_point(|&doc| sorted[doc] < subset),
+            };
             for &short in by_set[first..]
                 .iter()
                 .take_while(|&&doc| sorted[doc] == subset)
