@@ -364,6 +364,7 @@ enum Gate {
     LiteralKey,
 }
 
+/// The words of each [`Gate`], in its order.
 const GATE_WORDS: [&[&str]; 8] = [
     &["ignore", "disregard", "forget", "overr", "discard"],
     &["user", "human", "that you", "instruction", "note", "rule"],
