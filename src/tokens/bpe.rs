@@ -17,15 +17,14 @@
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasher, Hasher};
 use std::sync::LazyLock;
 
 use rayon::prelude::*;
 use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
 
-use super::Encoding;
 use super::table::{self, EMPTY, RANK_MASK};
+use super::{Encoding, Mixed};
 
 /// No rank: the pair is not a token.
 const NONE: u32 = u32::MAX;
@@ -668,35 +667,6 @@ impl Merges {
                 .unwrap_or(NONE);
         }
         longest
-    }
-}
-
-/// A hasher for keys that are already hashes or packed ranks: one multiply spreads them.
-#[derive(Default, Clone, Copy)]
-struct Mixed(u64);
-
-impl Hasher for Mixed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        let mixed = (self.0 ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = mixed ^ (mixed >> 32);
-    }
-}
-
-impl BuildHasher for Mixed {
-    type Hasher = Mixed;
-
-    fn build_hasher(&self) -> Mixed {
-        Mixed(0)
     }
 }
 

@@ -9,6 +9,7 @@ mod table;
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasher, Hasher};
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -102,8 +103,43 @@ pub struct Counter {
 
 #[derive(Debug, Default, Clone)]
 struct Memo {
-    texts: HashMap<NodeKey, usize>,
-    schemas: HashMap<NodeKey, Schema>,
+    texts: HashMap<NodeKey, usize, Mixed>,
+    schemas: HashMap<NodeKey, Schema, Mixed>,
+}
+
+/// A hasher for keys that are already hashes, packed ranks or node addresses: one multiply a
+/// word spreads them (the memo's node keys through SipHash: 100,000 small tools 0.03-0.08 s
+/// slower).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Mixed(u64);
+
+impl Hasher for Mixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.write_u64(value as u64);
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        let mixed = (self.0 ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = mixed ^ (mixed >> 32);
+    }
+}
+
+impl BuildHasher for Mixed {
+    type Hasher = Mixed;
+
+    fn build_hasher(&self) -> Mixed {
+        Mixed(0)
+    }
 }
 
 /// The tokens of each text, on all cores when `parallel`.
