@@ -468,7 +468,13 @@ impl SideFindings {
                     .push(format!("{}: {message}", report.file.name));
             }
             if report.linted {
-                let found = report.diagnostics.into_iter().map(Found::of).collect();
+                // On all cores: a large set has findings by the hundred thousand.
+                let found = report
+                    .diagnostics
+                    .into_par_iter()
+                    .with_min_len(BLOCK)
+                    .map(Found::of)
+                    .collect();
                 side.by_file.insert(report.file.name.clone(), found);
             }
         }
@@ -695,24 +701,27 @@ fn compare_files(
             },
         });
     }
-    // Tools are matched by name (a name written twice: by its order among those).
-    let key = |tools: &[ToolDef]| -> Vec<(String, usize)> {
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        tools
+    // Tools are matched by name (a name written twice: by its order among those); the two
+    // sides' keys and names are made at once.
+    fn key(tools: &[ToolDef]) -> (Vec<(&str, usize)>, HashSet<&str>) {
+        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(tools.len());
+        let keys = tools
             .iter()
             .map(|t| {
                 let n = seen.entry(t.name.as_str()).or_insert(0);
                 *n += 1;
-                (t.name.clone(), *n)
+                (t.name.as_str(), *n)
             })
-            .collect()
-    };
-    let old_keys = key(old_tools);
-    let new_keys = key(new_tools);
-    let mut old_index: HashMap<&(String, usize), usize> =
-        old_keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
-    let old_names: HashSet<&str> = old_tools.iter().map(|t| t.name.as_str()).collect();
-    let new_names: HashSet<&str> = new_tools.iter().map(|t| t.name.as_str()).collect();
+            .collect();
+        (keys, seen.into_keys().collect())
+    }
+    let ((old_keys, old_names), (new_keys, new_names)) =
+        rayon::join(|| key(old_tools), || key(new_tools));
+    let mut old_index: HashMap<(&str, usize), usize> = old_keys
+        .into_iter()
+        .enumerate()
+        .map(|(i, k)| (k, i))
+        .collect();
     let names = Names {
         same: old_names == new_names,
         old: old_names,
@@ -1602,11 +1611,11 @@ fn accepts(set: &BTreeSet<String>, t: &str) -> bool {
 /// New and fixed findings of one file pair, matched by rule, tool and the finding's pointer
 /// inside its tool.
 fn compare_findings<'a>(
-    old: &[Found],
-    new: &[Found],
+    old: &'a [Found],
+    new: &'a [Found],
     old_file: Option<&'a FileSide>,
     new_file: Option<&'a FileSide>,
-    renamed: &HashMap<&str, &str>,
+    renamed: &'a HashMap<&str, &str>,
 ) -> Findings {
     let pointers = |file: Option<&'a FileSide>| -> HashMap<&'a str, &'a str> {
         let mut map = HashMap::new();
@@ -1622,16 +1631,16 @@ fn compare_findings<'a>(
         old_file.map_or("", |f| f.name.as_str()),
         new_file.map_or("", |f| f.name.as_str()),
     );
-    let key = |d: &Found, pointers: &HashMap<&str, &str>, rename: bool| {
-        let tool = d.tool.as_deref().map(|name| match renamed.get(name) {
-            Some(new) if rename => new.to_string(),
-            _ => name.to_string(),
-        });
-        let path = relative_pointer(d, pointers);
-        (d.code.to_string(), tool, path)
+    let key = |d: &'a Found, pointers: &HashMap<&str, &str>, rename: bool| FoundKey {
+        code: &d.code,
+        tool: d.tool.as_deref().map(|name| match renamed.get(name) {
+            Some(new) if rename => new,
+            _ => name,
+        }),
+        place: place(d, pointers),
     };
     // The keys on all cores (a large set has findings by the hundred thousand), matched in order.
-    let keys = |found: &[Found], pointers, rename| -> Vec<_> {
+    let keys = |found: &'a [Found], pointers, rename| -> Vec<_> {
         found
             .par_iter()
             .with_min_len(BLOCK)
@@ -1649,7 +1658,7 @@ fn compare_findings<'a>(
         .zip(&new_keyed)
         .take_while(|(old, new)| old == new)
         .count();
-    let mut old_keys: HashMap<(String, Option<String>, String), Vec<usize>> = HashMap::new();
+    let mut old_keys: HashMap<FoundKey<'_>, Vec<usize>> = HashMap::new();
     for (index, key) in old_keyed.into_iter().enumerate().skip(same).rev() {
         old_keys.entry(key).or_default().push(index);
     }
@@ -1669,18 +1678,46 @@ fn compare_findings<'a>(
     findings
 }
 
+/// What matches a finding of one version with one of the other: its rule, its tool (by its
+/// new name) and its place.
+#[derive(PartialEq, Eq, Hash)]
+struct FoundKey<'a> {
+    code: &'a str,
+    tool: Option<&'a str>,
+    place: Place<'a>,
+}
+
 /// A finding's place inside its tool's definition, its field named as toolcheck names it
 /// (`input_schema/properties/limit` whether the file says `inputSchema`, `input_schema` or
-/// `parameters`); the file's pointer for a file-level finding.
-fn relative_pointer(d: &Found, pointers: &HashMap<&str, &str>) -> String {
+/// `parameters`); the file's pointer for a file-level finding. Kept in parts: two are equal
+/// when their texts are (a field's name has no `/`; what is below it is empty or starts with
+/// one; a pointer is empty or starts with one).
+#[derive(PartialEq, Eq, Hash)]
+enum Place<'a> {
+    InTool { field: &'static str, below: &'a str },
+    File(&'a str),
+}
+
+fn place<'a>(d: &'a Found, pointers: &HashMap<&str, &str>) -> Place<'a> {
     let tool = d.tool.as_deref().and_then(|name| pointers.get(name));
     match tool.and_then(|prefix| d.pointer.strip_prefix(*prefix)) {
-        Some("") => d.field.as_str().to_string(),
-        Some(rest) if rest.starts_with('/') => {
-            let below = rest[1..].find('/').map_or("", |slash| &rest[1 + slash..]);
-            format!("{}{below}", d.field.as_str())
-        }
-        _ => d.pointer.clone(),
+        Some("") => Place::InTool {
+            field: d.field.as_str(),
+            below: "",
+        },
+        Some(rest) if rest.starts_with('/') => Place::InTool {
+            field: d.field.as_str(),
+            below: rest[1..].find('/').map_or("", |slash| &rest[1 + slash..]),
+        },
+        _ => Place::File(&d.pointer),
+    }
+}
+
+/// [`Place`] as the report writes it.
+fn relative_pointer(d: &Found, pointers: &HashMap<&str, &str>) -> String {
+    match place(d, pointers) {
+        Place::InTool { field, below } => format!("{field}{below}"),
+        Place::File(pointer) => pointer.to_string(),
     }
 }
 
