@@ -1781,6 +1781,53 @@ mod tests {
     }
 
     #[test]
+    fn places_are_equal_exactly_when_their_texts_are() {
+        let fields = [
+            Field::Name,
+            Field::Description,
+            Field::InputSchema,
+            Field::File,
+        ];
+        let pointers = HashMap::from([("t", "/tools/0"), ("u", "/tools/1")]);
+        let mut found = Vec::new();
+        for field in fields {
+            for tool in [Some("t"), Some("u"), Some("gone"), None] {
+                for pointer in [
+                    "",
+                    "/tools",
+                    "/tools/0",
+                    "/tools/0/description",
+                    "/tools/0/inputSchema/properties/a",
+                    "/tools/1/parameters/properties/a",
+                    "/tools/10/description",
+                    "/description",
+                ] {
+                    found.push(Found {
+                        code: "A".into(),
+                        rule: "rule".into(),
+                        severity: Severity::Info,
+                        field,
+                        tool: tool.map(Into::into),
+                        pointer: pointer.to_string(),
+                        line: 1,
+                        column: 1,
+                        message: String::new(),
+                    });
+                }
+            }
+        }
+        for a in &found {
+            for b in &found {
+                assert_eq!(
+                    place(a, &pointers) == place(b, &pointers),
+                    relative_pointer(a, &pointers) == relative_pointer(b, &pointers),
+                    "{a:?} and {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn json_texts_compare_as_values() {
         let json = |text: &str| Json::of(&crate::parse::json::parse(text).unwrap());
         let (a, b) = (json(r#"{"x": 1, "y": [2]}"#), json(r#"{"y": [2], "x": 1}"#));
