@@ -601,6 +601,7 @@ mod tests {
             diagnostics,
             suppressed: Vec::new(),
             internal_error: None,
+            tool_tokens: None,
         }
     }
 

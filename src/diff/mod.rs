@@ -28,12 +28,12 @@ use serde_json::Value;
 
 use crate::catalog::Registry;
 use crate::diagnostic::{Diagnostic, Field, Severity};
-use crate::lint::{FileReport, Linter};
+use crate::lint::{Extras, FileReport, Linter};
 use crate::normalize::Tool;
 use crate::read::Input;
 use crate::rules::wording::missing_anti_trigger::MissingAntiTrigger;
 use crate::rules::wording::missing_trigger::MissingTrigger;
-use crate::tokens::{Counter, Encoding};
+use crate::tokens::{Counter, Encoding, ToolTokens};
 
 pub use load::{Side, Spec};
 
@@ -487,22 +487,62 @@ fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>,
     let (keys, inputs): (Vec<String>, Vec<Input>) = side.files.into_iter().unzip();
     let names: Vec<String> = inputs.iter().map(|input| input.name.clone()).collect();
     let parsed = linter.parse_all(inputs);
-    // Linted and read as tools at once: each has stretches on one core (the checks of a whole
-    // set, the tools' token counts), which the other fills.
-    let (reports, sets) = rayon::join(
-        || linter.lint_parsed(&parsed),
-        || parsed.with_tool_sets(encoding, |set| tools_of(set, encoding)),
+    // Linted and read as tools at once. The lint counts the tools' tokens (its budget rules
+    // count most of them anyway: counting them here too cost 0.3 CPU-s a side of 100,000
+    // tools), and runs its set rules at once, on all cores: the peak comes later, with the
+    // other side held too.
+    let extras = Extras {
+        tool_tokens: true,
+        set_rules_at_once: true,
+    };
+    let (mut reports, sets) = rayon::join(
+        || linter.lint_parsed_with(&parsed, extras),
+        || parsed.with_tool_sets(encoding, tools_of),
     );
+    // Reports come in input order (the config's, if any, after them).
+    let mut counts: Vec<Option<Vec<usize>>> = names
+        .iter()
+        .enumerate()
+        .map(|(index, name)| {
+            let report = reports.get_mut(index).filter(|r| &r.file.name == name)?;
+            report.tool_tokens.take()
+        })
+        .collect();
+    // A file whose lint failed (an internal error) has no counts: its tools are counted here.
+    let uncounted = |read: &Result<(Vec<ToolDef>, Option<String>), _>,
+                     counts: &Option<Vec<usize>>| {
+        read.as_ref()
+            .is_ok_and(|(tools, _)| counts.as_ref().is_none_or(|c| c.len() != tools.len()))
+    };
+    if sets
+        .iter()
+        .zip(&counts)
+        .any(|(read, counts)| uncounted(read, counts))
+    {
+        let recounted = parsed.with_tool_sets(encoding, |set| {
+            let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
+            let counts = Counter::new(encoding).tools(&tools);
+            counts.iter().map(ToolTokens::total).collect::<Vec<usize>>()
+        });
+        for ((counts, recounted), read) in counts.iter_mut().zip(recounted).zip(&sets) {
+            if uncounted(read, counts) {
+                *counts = recounted.ok();
+            }
+        }
+    }
     let findings = SideFindings::of(reports);
     let files = keys
         .into_iter()
         .zip(names)
-        .zip(sets)
-        .map(|((key, name), read)| {
-            let ((tools, instructions), error) = match read {
+        .zip(sets.into_iter().zip(counts))
+        .map(|((key, name), (read, counts))| {
+            let ((mut tools, instructions), error) = match read {
                 Ok(read) => (read, None),
                 Err(error) => ((Vec::new(), None), Some(error.message())),
             };
+            for (tool, tokens) in tools.iter_mut().zip(counts.unwrap_or_default()) {
+                tool.tokens = tokens;
+            }
             FileSide {
                 key,
                 name,
@@ -516,21 +556,16 @@ fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>,
     (files, findings)
 }
 
-/// A file's tools as the diff compares them, and its instructions.
-fn tools_of(
-    set: &crate::normalize::ToolSet<'_>,
-    encoding: Encoding,
-) -> (Vec<ToolDef>, Option<String>) {
-    let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
-    let tokens = Counter::new(encoding).tools(&tools);
+/// A file's tools as the diff compares them (their tokens are the lint's), and its
+/// instructions.
+fn tools_of(set: &crate::normalize::ToolSet<'_>) -> (Vec<ToolDef>, Option<String>) {
     let text =
         |node: Option<&crate::parse::Node>| node.and_then(|node| node.as_str()).map(str::to_string);
     let defs: Vec<ToolDef> = set
         .tools
         .par_iter()
         .with_min_len(BLOCK)
-        .zip(tokens)
-        .map(|(tool, tokens)| ToolDef {
+        .map(|tool| ToolDef {
             name: tool.name().to_string(),
             title: text(tool.title.map(|e| &e.value)),
             description: text(tool.description()),
@@ -543,7 +578,7 @@ fn tools_of(
             output_schema: tool.output_schema.map(|e| Json::of(&e.value)),
             annotations: tool.annotations.map(|e| Json::of(&e.value)),
             deferred: tool.defer_loading,
-            tokens: tokens.total(),
+            tokens: 0,
             pointer: tool.node.pointer.to_string(),
         })
         .collect();

@@ -6,7 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use super::select::Selection;
-use super::{FileReport, panic_message};
+use super::{Extras, FileReport, panic_message};
 use crate::diagnostic::{Diagnostic, Field};
 use crate::normalize::{self, Tool};
 use crate::parse::source::SourceFile;
@@ -153,6 +153,8 @@ pub(crate) struct Checked {
     pub internal_error: Option<String>,
     /// For the checks across files (when a rule of the run has one).
     pub outline: Option<Outline>,
+    /// Each tool's tokens, in the set's order, when the caller asked for them.
+    pub tool_tokens: Option<Vec<usize>>,
 }
 
 /// Normalizes a parsed file once and runs every per-tool and per-file check on it;
@@ -164,6 +166,7 @@ pub(crate) fn check(
     encoding: Encoding,
     session_server: Option<&str>,
     outline: bool,
+    extras: Extras,
 ) -> Checked {
     let mut checked = Checked {
         file: parsed.file.clone(),
@@ -174,6 +177,7 @@ pub(crate) fn check(
         directives: Vec::new(),
         internal_error: parsed.internal_error.clone(),
         outline: None,
+        tool_tokens: None,
     };
     let Some(root) = &parsed.root else {
         return checked;
@@ -187,7 +191,11 @@ pub(crate) fn check(
         let mut diagnostics = ctx.take_findings();
         // The checks of the whole set first: some index every tool, and they do it while few
         // findings are held (100,000 tools with two findings each: 90 MB less at the peak).
-        check_set(&set, selection, &mut ctx, &mut diagnostics, JOBS);
+        let jobs = Jobs {
+            set_rules_at_once: extras.set_rules_at_once,
+            ..JOBS
+        };
+        check_set(&set, selection, &mut ctx, &mut diagnostics, jobs);
         check_tools(&set.tools, selection, &mut ctx, &mut diagnostics, JOBS);
         crate::diagnostic::sort(&mut diagnostics);
         if !parsed.json {
@@ -199,22 +207,33 @@ pub(crate) fn check(
             directives::directives(&parsed.file.text, Some(root))
         };
         let outline = outline.then(|| Outline::of(&set));
+        // Most are counted already, by the budget rules.
+        let tool_tokens = extras.tool_tokens.then(|| {
+            let tools: Vec<_> = set.tools.iter().collect();
+            let counts = ctx.tokens.tools(&tools);
+            counts
+                .iter()
+                .map(crate::tokens::ToolTokens::total)
+                .collect()
+        });
         (
             set.tools.len(),
             set.skipped,
             diagnostics,
             directives,
             outline,
+            tool_tokens,
         )
     }));
     match run {
-        Ok((tools, skipped, diagnostics, directives, outline)) => {
+        Ok((tools, skipped, diagnostics, directives, outline, tool_tokens)) => {
             checked.checked = true;
             checked.tools = tools;
             checked.skipped = skipped;
             checked.diagnostics = diagnostics;
             checked.directives = directives;
             checked.outline = outline;
+            checked.tool_tokens = tool_tokens;
         }
         Err(payload) => checked.internal_error = Some(panic_message(&*payload)),
     }
@@ -228,12 +247,15 @@ pub(super) struct Jobs {
     pub tools: usize,
     /// Fewer tools of this many bytes or more: one rule a job, every tool.
     pub bytes: usize,
+    /// Many tools have their set rules run one a job too ([`super::Extras`]).
+    pub set_rules_at_once: bool,
 }
 
 /// A few hundred microseconds of work a job at least, enough to pay for starting it.
 const JOBS: Jobs = Jobs {
     tools: 64,
     bytes: 256 * 1024,
+    set_rules_at_once: false,
 };
 
 type Rules<'r> = &'r [(ActiveRule, Box<dyn Rule>)];
@@ -267,9 +289,9 @@ fn split(tools: &[Tool<'_>], jobs: Jobs) -> Split {
 /// Runs every rule's check of the whole set, adding their findings to `diagnostics` in rule
 /// order. A few large tools have their set rules run one a job on all cores (the token count
 /// of a long text, itself on all cores, then overlaps the other rules' reading of it), the
-/// tokens counted kept in `ctx` for the per-tool checks. Many tools do not: the indexes of
-/// every tool that several set rules build at once would raise the peak (13-16 MB for 100,000
-/// tools).
+/// tokens counted kept in `ctx` for the per-tool checks. Many tools do only when
+/// `jobs.set_rules_at_once`: the indexes of every tool that several set rules build at once
+/// raise the peak (13-16 MB for 100,000 tools).
 pub(super) fn check_set(
     set: &normalize::ToolSet<'_>,
     selection: &Selection,
@@ -285,7 +307,12 @@ pub(super) fn check_set(
         }
     };
     let rules = &selection.rules[..];
-    if split(&set.tools, jobs) != Split::Rules {
+    let at_once = match split(&set.tools, jobs) {
+        Split::None => false,
+        Split::Tools => jobs.set_rules_at_once,
+        Split::Rules => true,
+    };
+    if !at_once {
         check(ctx, rules);
         diagnostics.append(&mut ctx.take_findings());
         return;
@@ -407,6 +434,7 @@ impl Checked {
                 diagnostics: self.diagnostics,
                 suppressed: Vec::new(),
                 internal_error: self.internal_error,
+                tool_tokens: self.tool_tokens,
             },
             directives: self.directives,
         }

@@ -211,6 +211,7 @@ impl Matching<'_> {
                 diagnostics,
                 suppressed: Vec::new(),
                 internal_error: None,
+                tool_tokens: None,
             })
         })
     }

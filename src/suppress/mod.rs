@@ -290,6 +290,7 @@ impl Suppressing<'_> {
             diagnostics,
             suppressed: Vec::new(),
             internal_error: None,
+            tool_tokens: None,
         })
     }
 }
