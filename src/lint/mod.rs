@@ -478,6 +478,53 @@ mod tests {
             .collect()
     }
 
+    /// Asked for, each tool's tokens come with the report, deferred tools (which the budget
+    /// rules do not count) included, as a counter of their own counts them; not asked, none.
+    #[test]
+    fn tool_tokens_come_with_the_report_when_asked() {
+        let mut json = String::from(r#"{"tools": ["#);
+        for index in 0..200 {
+            let defer = if index % 3 == 0 {
+                r#", "defer_loading": true"#
+            } else {
+                ""
+            };
+            let separator = if index == 0 { "" } else { ", " };
+            let schema = format!(
+                r#"{{"type": "object", "properties": {{"n": {{"type": "integer", "minimum": {index}}}}}}}"#
+            );
+            json.push_str(&format!(
+                r#"{separator}{{"name": "tool_{index}", "description": "Fetch page {index} of the index by its number.", "inputSchema": {schema}{defer}}}"#
+            ));
+        }
+        json.push_str("]}");
+        let linter = linter_with(None);
+        let parsed = linter.parse_all(vec![Input {
+            name: "set.json".into(),
+            bytes: json.into_bytes(),
+        }]);
+        let expected = parsed.with_tool_sets(linter.encoding, |set| {
+            let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
+            let counts = crate::tokens::Counter::new(linter.encoding).tools(&tools);
+            counts
+                .iter()
+                .map(crate::tokens::ToolTokens::total)
+                .collect::<Vec<usize>>()
+        });
+        let expected = expected.into_iter().next().unwrap().ok().unwrap();
+        assert_eq!(expected.len(), 200);
+        assert!(expected.iter().all(|&tokens| tokens > 10));
+        for set_rules_at_once in [false, true] {
+            let extras = Extras {
+                tool_tokens: true,
+                set_rules_at_once,
+            };
+            let reports = linter.lint_parsed_with(&parsed, extras);
+            assert_eq!(reports[0].tool_tokens.as_ref(), Some(&expected));
+        }
+        assert_eq!(linter.lint_parsed(&parsed)[0].tool_tokens, None);
+    }
+
     /// A large set's rules, and its tools or their rules, are checked in jobs on all cores:
     /// the same findings in the same order as one job's, tools sharing nodes (YAML aliases)
     /// included.
