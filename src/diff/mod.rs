@@ -497,9 +497,8 @@ fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>,
         set_rules_at_once: true,
     };
     let mut reports = linter.lint_parsed_with(&parsed, extras);
-    let sets = parsed.with_tool_sets(encoding, tools_of);
     // Reports come in input order (the config's, if any, after them).
-    let mut counts: Vec<Option<Vec<usize>>> = names
+    let counts: Vec<Option<Vec<usize>>> = names
         .iter()
         .enumerate()
         .map(|(index, name)| {
@@ -507,41 +506,19 @@ fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>,
             report.tool_tokens.take()
         })
         .collect();
-    // A file whose lint failed (an internal error) has no counts: its tools are counted here.
-    let uncounted = |read: &Result<(Vec<ToolDef>, Option<String>), _>,
-                     counts: &Option<Vec<usize>>| {
-        read.as_ref()
-            .is_ok_and(|(tools, _)| counts.as_ref().is_none_or(|c| c.len() != tools.len()))
-    };
-    if sets
-        .iter()
-        .zip(&counts)
-        .any(|(read, counts)| uncounted(read, counts))
-    {
-        let recounted = parsed.with_tool_sets(encoding, |set| {
-            let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
-            let counts = Counter::new(encoding).tools(&tools);
-            counts.iter().map(ToolTokens::total).collect::<Vec<usize>>()
-        });
-        for ((counts, recounted), read) in counts.iter_mut().zip(recounted).zip(&sets) {
-            if uncounted(read, counts) {
-                *counts = recounted.ok();
-            }
-        }
-    }
+    let sets = parsed.with_tool_sets(encoding, |index, set| {
+        tools_of(set, counts[index].as_deref(), encoding)
+    });
     let findings = SideFindings::of(reports);
     let files = keys
         .into_iter()
         .zip(names)
-        .zip(sets.into_iter().zip(counts))
-        .map(|((key, name), (read, counts))| {
-            let ((mut tools, instructions), error) = match read {
+        .zip(sets)
+        .map(|((key, name), read)| {
+            let ((tools, instructions), error) = match read {
                 Ok(read) => (read, None),
                 Err(error) => ((Vec::new(), None), Some(error.message())),
             };
-            for (tool, tokens) in tools.iter_mut().zip(counts.unwrap_or_default()) {
-                tool.tokens = tokens;
-            }
             FileSide {
                 key,
                 name,
@@ -555,16 +532,30 @@ fn read_side(side: Side, linter: &Linter, encoding: Encoding) -> (Vec<FileSide>,
     (files, findings)
 }
 
-/// A file's tools as the diff compares them (their tokens are the lint's), and its
-/// instructions.
-fn tools_of(set: &crate::normalize::ToolSet<'_>) -> (Vec<ToolDef>, Option<String>) {
+/// A file's tools as the diff compares them, and its instructions. Their tokens are the
+/// lint's `counted`; without them (the file's lint failed: an internal error) they are counted
+/// here.
+fn tools_of(
+    set: &crate::normalize::ToolSet<'_>,
+    counted: Option<&[usize]>,
+    encoding: Encoding,
+) -> (Vec<ToolDef>, Option<String>) {
+    let tokens: Vec<usize> = match counted {
+        Some(counted) if counted.len() == set.tools.len() => counted.to_vec(),
+        _ => {
+            let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
+            let counts = Counter::new(encoding).tools(&tools);
+            counts.iter().map(ToolTokens::total).collect()
+        }
+    };
     let text =
         |node: Option<&crate::parse::Node>| node.and_then(|node| node.as_str()).map(str::to_string);
     let defs: Vec<ToolDef> = set
         .tools
         .par_iter()
         .with_min_len(BLOCK)
-        .map(|tool| ToolDef {
+        .zip(tokens)
+        .map(|(tool, tokens)| ToolDef {
             name: tool.name().to_string(),
             title: text(tool.title.map(|e| &e.value)),
             description: text(tool.description()),
@@ -577,7 +568,7 @@ fn tools_of(set: &crate::normalize::ToolSet<'_>) -> (Vec<ToolDef>, Option<String
             output_schema: tool.output_schema.map(|e| Json::of(&e.value)),
             annotations: tool.annotations.map(|e| Json::of(&e.value)),
             deferred: tool.defer_loading,
-            tokens: 0,
+            tokens,
             pointer: tool.node.pointer.to_string(),
         })
         .collect();
@@ -1772,6 +1763,33 @@ fn finding(d: &Found, file: &str, pointers: &HashMap<&str, &str>) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tool's tokens are the lint's when it counted them, and counted here when it did not
+    /// (its lint failed) or counted another number of tools.
+    #[test]
+    fn tools_take_the_lints_counts_or_count_their_own() {
+        let input = Input {
+            name: "set.json".into(),
+            bytes: br#"[{"name": "fetch_page", "description": "Fetch one page by its URL."},
+                {"name": "search", "description": "Search the pages.", "inputSchema":
+                {"type": "object", "properties": {"q": {"type": "string"}}}}]"#
+                .to_vec(),
+        };
+        let registry = Registry::builtin().unwrap();
+        let encoding = Encoding::O200kBase;
+        let tokens = |counted: Option<&[usize]>| {
+            crate::lint::with_tool_set(input.clone(), &registry, encoding, |set| {
+                let (tools, _) = tools_of(set, counted, encoding);
+                tools.iter().map(|tool| tool.tokens).collect::<Vec<usize>>()
+            })
+            .unwrap()
+        };
+        let own = tokens(None);
+        assert_eq!(own.len(), 2);
+        assert!(own[0] > 5 && own[1] > own[0], "{own:?}");
+        assert_eq!(tokens(Some(&[7, 9])), [7, 9]);
+        assert_eq!(tokens(Some(&[7])), own);
+    }
 
     #[test]
     fn findings_match_the_first_old_one_with_their_key() {

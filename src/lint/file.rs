@@ -196,7 +196,7 @@ pub(crate) fn check(
             ..JOBS
         };
         check_set(&set, selection, &mut ctx, &mut diagnostics, jobs);
-        check_tools(&set.tools, selection, &mut ctx, &mut diagnostics, JOBS);
+        check_tools(&set.tools, selection, &mut ctx, &mut diagnostics, jobs);
         crate::diagnostic::sort(&mut diagnostics);
         if !parsed.json {
             hold_fixes_on_shared_text(&parsed.file.text, &mut diagnostics);

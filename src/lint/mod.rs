@@ -287,7 +287,7 @@ impl ParsedInputs {
     /// Each file's tools, in input order and file order; none for a file without a tree (or
     /// whose reading panicked: linting it reports that).
     pub fn tools(&self, encoding: Encoding) -> Vec<Vec<ToolSpan>> {
-        self.with_tool_sets(encoding, |set| {
+        self.with_tool_sets(encoding, |_, set| {
             set.tools
                 .iter()
                 .map(|tool| ToolSpan {
@@ -301,16 +301,20 @@ impl ParsedInputs {
         .collect()
     }
 
-    /// Each file's tool set through `with_set`, in input order, on all cores, as
-    /// [`with_tool_set`] reads one file (a panic while reading is the file's internal error).
+    /// Each file's tool set through `with_set` (with the file's index), in input order, on all
+    /// cores, as [`with_tool_set`] reads one file (a panic while reading is the file's internal
+    /// error).
     pub fn with_tool_sets<R: Send>(
         &self,
         encoding: Encoding,
-        with_set: impl Fn(&ToolSet<'_>) -> R + Sync,
+        with_set: impl Fn(usize, &ToolSet<'_>) -> R + Sync,
     ) -> Vec<std::result::Result<R, NoToolSet>> {
-        crate::parallel::map_in_order(self.parsed.iter().collect(), |parsed: &file::Parsed| {
+        let files = self.parsed.iter().enumerate().collect();
+        crate::parallel::map_in_order(files, |(index, parsed): (usize, &file::Parsed)| {
             catch_unwind(AssertUnwindSafe(|| {
-                tool_set_of(parsed, &self.invalid_manifest, encoding, &with_set)
+                tool_set_of(parsed, &self.invalid_manifest, encoding, |set| {
+                    with_set(index, set)
+                })
             }))
             .unwrap_or_else(|payload| {
                 Err(NoToolSet {
@@ -503,7 +507,7 @@ mod tests {
             name: "set.json".into(),
             bytes: json.into_bytes(),
         }]);
-        let expected = parsed.with_tool_sets(linter.encoding, |set| {
+        let expected = parsed.with_tool_sets(linter.encoding, |_, set| {
             let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
             let counts = crate::tokens::Counter::new(linter.encoding).tools(&tools);
             counts
