@@ -38,8 +38,7 @@ impl Rule for NameNotInDescription {
         {
             return;
         }
-        let stems = stems(&value[sentence.clone()], keep(&name_words));
-        if name_words.iter().any(|word| mentioned(word, &stems)) {
+        if mentions(&value[sentence.clone()], &name_words, keep(&name_words)) {
             return;
         }
         let listed: Vec<String> = name_words.iter().map(|word| format!("`{word}`")).collect();
@@ -58,7 +57,7 @@ impl Rule for NameNotInDescription {
     }
 }
 
-/// How many bytes of a lowercased description word can decide [`mentioned`] for these name
+/// How many bytes of a lowercased description word can decide [`mentions`] for these name
 /// words: a stem is the word less at most 7 bytes at its end, so past the longest name word
 /// (and that margin) a description word's bytes neither make two stems equal nor one a
 /// prefix of the other. A sentence can be one word of megabytes.
@@ -66,44 +65,48 @@ fn keep(name_words: &[String]) -> usize {
     name_words.iter().map(String::len).max().unwrap_or(0) + 16
 }
 
-/// The distinct stems of a sentence's words (a sentence can be megabytes of the same words),
-/// each word lowercased and cut after `keep` bytes: the words of [`each_word`], and each word
-/// whole too, so that a name word matches a word that case splits cut apart (`latex` in
-/// `LaTeX`, `github` in `GitHub`).
-fn stems(text: &str, keep: usize) -> HashSet<String> {
-    let mut stems: HashSet<String> = HashSet::new();
-    each_word(text, keep, |word| {
-        stems.insert(stem(&word));
-    });
+/// Whether `text` uses one of the name words (lowercase): one of its words has the same stem,
+/// or a stem of 3+ letters that the name word's starts with or that starts with the name
+/// word's (`repo` in `repository`, `config` in `configuration`). Its words are those of
+/// [`each_word`], each cut after `keep` bytes, and each whole word too, so that a name word
+/// matches a word that case splits cut apart (`latex` in `LaTeX`, `github` in `GitHub`).
+/// Stops at the first match; each distinct stem is compared once (a sentence can be megabytes
+/// of the same words).
+fn mentions(text: &str, name_words: &[String], keep: usize) -> bool {
+    let name_stems: Vec<String> = name_words.iter().map(|word| stem(word)).collect();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut stemmed = String::new();
+    let mut matches = |word: &str| {
+        stem_into(word, &mut stemmed);
+        if seen.contains(&stemmed) {
+            return false;
+        }
+        let found = name_stems.iter().any(|name| {
+            *name == stemmed
+                || name.len() >= 3
+                    && stemmed.len() >= 3
+                    && (stemmed.starts_with(name.as_str()) || name.starts_with(stemmed.as_str()))
+        });
+        seen.insert(stemmed.clone());
+        found
+    };
+    if each_word(text, keep, &mut matches) {
+        return true;
+    }
     // A char lowercases to no fewer than a third of its bytes (`K`, the Kelvin sign, to `k`).
     let cut = keep.saturating_mul(4);
-    let whole = text
-        .split(|c: char| !c.is_alphanumeric())
+    let mut lowered = String::new();
+    text.split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())
-        .map(|word| {
+        .any(|word| {
             let mut end = word.len().min(cut);
             while !word.is_char_boundary(end) {
                 end -= 1;
             }
-            word[..end].to_lowercase()
-        });
-    stems.extend(whole.map(|word| stem(&word)));
-    stems
-}
-
-/// Whether a name word (lowercase) is among the description's stems: the same stem, or a
-/// prefix of 3+ letters of a description word (`repo` in `repository`, `config` in
-/// `configuration`) or the other way round.
-fn mentioned(word: &str, stems: &HashSet<String>) -> bool {
-    let stemmed = stem(word);
-    if stems.contains(&stemmed) {
-        return true;
-    }
-    stems.iter().any(|other| {
-        other.len() >= 3
-            && stemmed.len() >= 3
-            && (other.starts_with(stemmed.as_str()) || stemmed.starts_with(other.as_str()))
-    })
+            lowered.clear();
+            lowered.extend(word[..end].chars().flat_map(char::to_lowercase));
+            matches(&lowered)
+        })
 }
 
 /// The words of an identifier or a text, lowercased: split on anything that is not a letter
@@ -111,13 +114,16 @@ fn mentioned(word: &str, stems: &HashSet<String>) -> bool {
 /// and digits.
 fn words(text: &str) -> Vec<String> {
     let mut found = Vec::new();
-    each_word(text, usize::MAX, |word| found.push(word));
+    each_word(text, usize::MAX, |word| {
+        found.push(word.to_string());
+        false
+    });
     found
 }
 
-/// [`words`], one at a time, holding no more than the word being read, each cut after `keep`
-/// bytes.
-fn each_word(text: &str, keep: usize, mut found: impl FnMut(String)) {
+/// [`words`], one at a time in one reused buffer, each cut after `keep` bytes, until `found`
+/// says stop (true); whether it did.
+fn each_word(text: &str, keep: usize, mut found: impl FnMut(&str) -> bool) -> bool {
     let mut current = String::new();
     let mut previous: Option<char> = None;
     let mut chars = text.chars().peekable();
@@ -125,7 +131,10 @@ fn each_word(text: &str, keep: usize, mut found: impl FnMut(String)) {
         let before = previous.replace(c);
         if !c.is_alphanumeric() {
             if !current.is_empty() {
-                found(std::mem::take(&mut current));
+                if found(&current) {
+                    return true;
+                }
+                current.clear();
             }
             continue;
         }
@@ -137,23 +146,32 @@ fn each_word(text: &str, keep: usize, mut found: impl FnMut(String)) {
             let digits =
                 previous.is_ascii_digit() != c.is_ascii_digit() && previous.is_alphanumeric();
             if (camel || acronym_end || digits) && !current.is_empty() {
-                found(std::mem::take(&mut current));
+                if found(&current) {
+                    return true;
+                }
+                current.clear();
             }
         }
         if current.len() < keep {
             current.extend(c.to_lowercase());
         }
     }
-    if !current.is_empty() {
-        found(current);
-    }
+    !current.is_empty() && found(&current)
 }
 
 /// A crude English stem, enough to match `list_files` with "Lists the file": plural and
 /// third-person `-s`/`-es`/`-ies`, `-ing`, `-ed` (with a doubled consonant undone), and a
 /// final `e` (`create`, `creates`, `creating`, `created` all give `creat`).
 fn stem(word: &str) -> String {
-    let mut word = word.to_string();
+    let mut stemmed = String::new();
+    stem_into(word, &mut stemmed);
+    stemmed
+}
+
+/// [`stem`] into a reused buffer.
+fn stem_into(source: &str, word: &mut String) {
+    word.clear();
+    word.push_str(source);
     let strip = |word: &mut String, suffix: &str, min: usize| {
         if word.len() >= suffix.len() + min && word.ends_with(suffix) {
             word.truncate(word.len() - suffix.len());
@@ -162,7 +180,7 @@ fn stem(word: &str) -> String {
             false
         }
     };
-    if strip(&mut word, "ies", 2) {
+    if strip(word, "ies", 2) {
         word.push('y');
     } else if ["sses", "shes", "ches", "xes", "zes"]
         .iter()
@@ -177,7 +195,7 @@ fn stem(word: &str) -> String {
     {
         word.pop();
     }
-    if strip(&mut word, "ing", 3) || strip(&mut word, "ed", 3) {
+    if strip(word, "ing", 3) || strip(word, "ed", 3) {
         let bytes = word.as_bytes();
         let n = bytes.len();
         if n >= 2
@@ -195,7 +213,6 @@ fn stem(word: &str) -> String {
         word.pop();
         word.push('i');
     }
-    word
 }
 
 /// The byte range of the first prose sentence of `value`, without the white space around
@@ -439,13 +456,18 @@ More",
         ] {
             assert_eq!(stem(a), stem(b), "{a} {b}");
         }
-        let stems: HashSet<String> = ["repository", "configuration"]
-            .iter()
-            .map(|w| stem(w))
-            .collect();
-        assert!(mentioned("repo", &stems));
-        assert!(mentioned("config", &stems));
-        assert!(!mentioned("branch", &stems));
+        let mentioned = |word: &str| {
+            let text = "Repository configuration";
+            mentions(text, &[word.to_string()], usize::MAX)
+        };
+        assert!(mentioned("repo"));
+        assert!(mentioned("config"));
+        assert!(!mentioned("branch"));
+        // Each name word counts, whichever comes first; so does a whole word split by case.
+        let name = words("mcp_repo_branch");
+        assert!(mentions("A branch.", &name, keep(&name)));
+        assert!(mentions("Render LaTeX.", &words("latex"), usize::MAX));
+        assert!(!mentions("Render LaTeX.", &words("markdown"), usize::MAX));
     }
 
     #[test]
@@ -468,21 +490,19 @@ More",
         ] {
             let name_words = words(name);
             for text in &texts {
-                let cut = stems(text, keep(&name_words));
-                let whole = stems(text, usize::MAX);
-                assert!(cut.iter().all(|stem| stem.len() < 6 * keep(&name_words)));
+                let keep = keep(&name_words);
+                assert!(!each_word(text, keep, |word| word.len() > 4 * keep));
                 for word in &name_words {
+                    let word = std::slice::from_ref(word);
                     assert_eq!(
-                        mentioned(word, &cut),
-                        mentioned(word, &whole),
-                        "{word} in {text:.40}"
+                        mentions(text, word, keep),
+                        mentions(text, word, usize::MAX),
+                        "{word:?} in {text:.40}"
                     );
                 }
             }
         }
-        assert!(mentioned(
-            "repo",
-            &stems(&long("Repository", "ies"), keep(&words("repo")))
-        ));
+        let repo = words("repo");
+        assert!(mentions(&long("Repository", "ies"), &repo, keep(&repo)));
     }
 }
