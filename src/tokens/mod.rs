@@ -142,18 +142,33 @@ impl BuildHasher for Mixed {
     }
 }
 
-/// The tokens of each text, on all cores when `parallel`.
+/// The tokens of each text, each distinct text counted once (a generated set repeats its
+/// descriptions and schemas), on all cores when `parallel`.
 fn count_all<T: AsRef<str> + Sync>(
     texts: &[(NodeKey, T)],
     encoding: Encoding,
     parallel: bool,
 ) -> Vec<usize> {
-    let count = |(_, text): &(NodeKey, T)| encoding.count(text.as_ref());
-    if parallel {
-        texts.par_iter().map(count).collect()
+    let mut first: HashMap<&str, usize> = HashMap::with_capacity(texts.len());
+    let mut distinct: Vec<&str> = Vec::new();
+    let which: Vec<usize> = texts
+        .iter()
+        .map(|(_, text)| {
+            let text = text.as_ref();
+            *first.entry(text).or_insert_with(|| {
+                distinct.push(text);
+                distinct.len() - 1
+            })
+        })
+        .collect();
+    drop(first);
+    let count = |text: &&str| encoding.count(text);
+    let counts: Vec<usize> = if parallel {
+        distinct.par_iter().map(count).collect()
     } else {
-        texts.iter().map(count).collect()
-    }
+        distinct.iter().map(count).collect()
+    };
+    which.into_iter().map(|index| counts[index]).collect()
 }
 
 impl Counter {
@@ -497,6 +512,27 @@ mod tests {
         ("<|endoftext|>", 7, 7),
         ("a \n\n\t  b", 4, 4),
     ];
+
+    #[test]
+    fn repeated_texts_are_counted_once_each_with_its_count() {
+        let texts: Vec<((usize, u64), &str)> = ["hello world", "<|endoftext|>", "hello world", ""]
+            .into_iter()
+            .enumerate()
+            .map(|(at, text)| ((at, 0), text))
+            .collect();
+        for parallel in [false, true] {
+            let before = loads();
+            assert_eq!(
+                super::count_all(&texts, O200kBase, parallel),
+                [2, 7, 2, 0],
+                "parallel: {parallel}"
+            );
+            if !parallel {
+                // Three distinct texts, the empty one among them.
+                assert_eq!(loads() - before, 3);
+            }
+        }
+    }
 
     #[test]
     fn exact_counts_for_fixed_texts() {
