@@ -33,7 +33,7 @@ use crate::normalize::Tool;
 use crate::read::Input;
 use crate::rules::wording::missing_anti_trigger::MissingAntiTrigger;
 use crate::rules::wording::missing_trigger::MissingTrigger;
-use crate::tokens::{Counter, Encoding, ToolTokens};
+use crate::tokens::{Counter, Encoding};
 
 pub use load::{Side, Spec};
 
@@ -544,8 +544,7 @@ fn tools_of(
         Some(counted) if counted.len() == set.tools.len() => counted.to_vec(),
         _ => {
             let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
-            let counts = Counter::new(encoding).tools(&tools);
-            counts.iter().map(ToolTokens::total).collect()
+            Counter::new(encoding).totals(&tools)
         }
     };
     let text =

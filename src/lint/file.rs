@@ -210,11 +210,7 @@ pub(crate) fn check(
         // Most are counted already, by the budget rules.
         let tool_tokens = extras.tool_tokens.then(|| {
             let tools: Vec<_> = set.tools.iter().collect();
-            let counts = ctx.tokens.tools(&tools);
-            counts
-                .iter()
-                .map(crate::tokens::ToolTokens::total)
-                .collect()
+            ctx.tokens.totals(&tools)
         });
         (
             set.tools.len(),

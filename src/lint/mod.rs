@@ -509,11 +509,7 @@ mod tests {
         }]);
         let expected = parsed.with_tool_sets(linter.encoding, |_, set| {
             let tools: Vec<&Tool<'_>> = set.tools.iter().collect();
-            let counts = crate::tokens::Counter::new(linter.encoding).tools(&tools);
-            counts
-                .iter()
-                .map(crate::tokens::ToolTokens::total)
-                .collect::<Vec<usize>>()
+            crate::tokens::Counter::new(linter.encoding).totals(&tools)
         });
         let expected = expected.into_iter().next().unwrap().ok().unwrap();
         assert_eq!(expected.len(), 200);

@@ -414,6 +414,11 @@ impl Counter {
         tools.iter().map(|tool| self.tool(tool)).collect()
     }
 
+    /// Each tool's total tokens ([`Counter::tools`] summed per tool).
+    pub fn totals(&mut self, tools: &[&Tool<'_>]) -> Vec<usize> {
+        self.tools(tools).iter().map(ToolTokens::total).collect()
+    }
+
     /// Token counts of a tool's parts; each part is counted once per file (the sum is not
     /// kept: it is a few lookups, and a large set has a hundred thousand tools).
     pub fn tool(&mut self, tool: &Tool<'_>) -> ToolTokens {
