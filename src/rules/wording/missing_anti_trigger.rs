@@ -190,10 +190,11 @@ const OTHER_WORDINGS_NEED: &[&str] = &[
     "handle",
     "without",
 ];
+static OTHER_WORDING_NEED: text::AnyOf = text::AnyOf::new(OTHER_WORDINGS_NEED);
 
 /// Whether `value` says where the tool stops in other words than the phrase list.
 fn has_other_wording(value: &str) -> bool {
-    if !text::may_match_any(value, OTHER_WORDINGS_NEED) {
+    if !OTHER_WORDING_NEED.may_match(value) {
         return false;
     }
     let quoted = text::backtick_ranges(value);

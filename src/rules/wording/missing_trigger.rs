@@ -90,6 +90,7 @@ impl Rule for MissingTrigger {
 /// situation (`use it for`, `call search_docs after`, `use this exactly once as the final
 /// action`).
 const USE_VERBS: &[&str] = &["use", "call", "invoke", "prefer"];
+static USE_VERB: text::AnyOf = text::AnyOf::new(USE_VERBS);
 static USE_FOR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"(?i)\b(?:{})(?:\s+(?:this\s+tool|this\s+function|[\w.-]+)){{0,2}}?\s+(?:only\s+)?(?:for|to|when|whenever|if|after|before|once|as|during|while|over)\b",
@@ -114,6 +115,7 @@ const PURPOSE_WORDS: &[&str] = &[
     "suitable",
     "appropriate",
 ];
+static PURPOSE_WORD: text::AnyOf = text::AnyOf::new(PURPOSE_WORDS);
 static PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"(?i)\b(?:{})\s+(?:for|when|if|to)\b",
@@ -139,8 +141,8 @@ fn has_other_wording(value: &str) -> bool {
             .is_some_and(|word| word.eq_ignore_ascii_case("not"));
         !in_quotes && !negated
     };
-    (text::may_match_any(value, USE_VERBS) && USE_FOR.find_iter(value).any(said))
-        || (text::may_match_any(value, PURPOSE_WORDS) && PURPOSE.find_iter(value).any(said))
+    (USE_VERB.may_match(value) && USE_FOR.find_iter(value).any(said))
+        || (PURPOSE_WORD.may_match(value) && PURPOSE.find_iter(value).any(said))
 }
 
 /// Whether most letters of `value` are of a script other than Latin (CJK, Cyrillic, ...):

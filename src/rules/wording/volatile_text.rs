@@ -59,6 +59,7 @@ const VOLATILE_NEEDS: &[&str] = &[
     "trace",
     "correlation",
 ];
+static VOLATILE_NEED: text::AnyOf = text::AnyOf::new(VOLATILE_NEEDS);
 
 /// A phrase that presents a value as the current moment (or a per-request id), then the
 /// value, joined by at most a couple of linking words or signs.
@@ -101,7 +102,7 @@ fn check_text(text: &Text<'_>, ctx: &mut Ctx<'_>) {
     // Every branch of the pattern needs a digit, a `{` (a placeholder) or a `-` (an id), and
     // one of its leading words: on other texts it is neither built nor run.
     if !value.contains(|c: char| c.is_numeric() || c == '{' || c == '-')
-        || !text::may_match_any(value, VOLATILE_NEEDS)
+        || !VOLATILE_NEED.may_match(value)
     {
         return;
     }
