@@ -310,26 +310,33 @@ fn whole_word(term: &str, text: &str, words: &HashSet<String>) -> bool {
 /// an upper-case one (`listIssues` → `list`, `issues`), lower-cased.
 pub fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut current = String::new();
+    // Where the token being read starts.
+    let mut start = None;
     let mut previous_lower = false;
-    for c in text.chars() {
+    for (at, c) in text.char_indices() {
         if c.is_alphanumeric() {
-            if c.is_uppercase() && previous_lower && !current.is_empty() {
-                out.push(std::mem::take(&mut current));
+            if c.is_uppercase() && previous_lower {
+                out.extend(start.map(|start| lower_case(&text[start..at])));
+                start = Some(at);
             }
+            start.get_or_insert(at);
             previous_lower = c.is_lowercase();
-            current.extend(c.to_lowercase());
         } else {
             previous_lower = false;
-            if !current.is_empty() {
-                out.push(std::mem::take(&mut current));
-            }
+            out.extend(start.take().map(|start| lower_case(&text[start..at])));
         }
     }
-    if !current.is_empty() {
-        out.push(current);
-    }
+    out.extend(start.map(|start| lower_case(&text[start..])));
     out
+}
+
+/// A token lower-cased character by character (a final `Σ` stays `σ`): one copy for ASCII.
+fn lower_case(token: &str) -> String {
+    if token.is_ascii() {
+        token.to_ascii_lowercase()
+    } else {
+        token.chars().flat_map(char::to_lowercase).collect()
+    }
 }
 
 impl Index {
@@ -961,6 +968,11 @@ mod tests {
             tokens("listIssues: get_file-contents, v2 Ünïcode"),
             vec!["list", "issues", "get", "file", "contents", "v2", "ünïcode"]
         );
+        // Split before an upper-case letter after a lower-case one only; the last token kept;
+        // each character lower-cased on its own (`Σ` is `σ` wherever it stands).
+        assert_eq!(tokens("HTTPServer2Go"), vec!["httpserver2go"]);
+        assert_eq!(tokens("aB_ÉtéÀ ΟΔΟΣ"), vec!["a", "b", "été", "à", "οδοσ"]);
+        assert_eq!(tokens("  "), Vec::<String>::new());
     }
 
     #[test]
