@@ -1554,11 +1554,16 @@ fn diff(args: DiffArgs) -> Result<i32> {
         config.max_file_size,
     )?;
     let report = crate::diff::diff(old, new, &registry, &linter);
-    print(&match args.format {
-        DiffFormat::Human => crate::diff::render::human(&report, use_color(args.color)),
-        DiffFormat::Json => crate::diff::render::json(&report),
-        DiffFormat::Markdown => crate::diff::render::markdown(&report),
-    });
+    match args.format {
+        DiffFormat::Human => print(&crate::diff::render::human(&report, use_color(args.color))),
+        DiffFormat::Json => {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            // As `print`: a closed pipe is the reader's choice.
+            let _ = crate::diff::render::write_json(&report, &mut stdout);
+            let _ = stdout.flush();
+        }
+        DiffFormat::Markdown => print(&crate::diff::render::markdown(&report)),
+    }
     for error in &report.internal_errors {
         let (file, message) = error.split_once(": ").unwrap_or((error, ""));
         print_error(&internal_error(file, message));

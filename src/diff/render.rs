@@ -6,10 +6,11 @@ use std::fmt::Write;
 use super::{Class, FileDiff, Report, Status, Tokens, ToolDiff};
 use crate::tokens::report::group;
 
-pub fn json(report: &Report) -> String {
-    let mut out = serde_json::to_string_pretty(report).unwrap_or_default();
-    out.push('\n');
-    out
+/// Writes the report as JSON to `out` as it is serialized: a diff of two large sets is tens
+/// of megabytes, not worth a copy in memory.
+pub fn write_json(report: &Report, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, report)?;
+    out.write_all(b"\n")
 }
 
 fn mark(class: Class) -> &'static str {
