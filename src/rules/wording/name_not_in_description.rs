@@ -70,15 +70,16 @@ fn keep(name_words: &[String]) -> usize {
 /// word's (`repo` in `repository`, `config` in `configuration`). Its words are those of
 /// [`each_word`], each cut after `keep` bytes, and each whole word too, so that a name word
 /// matches a word that case splits cut apart (`latex` in `LaTeX`, `github` in `GitHub`).
-/// Stops at the first match; each distinct stem is compared once (a sentence can be megabytes
-/// of the same words).
+/// Stops at the first match; with many name words, each distinct stem is compared once (a
+/// sentence can be megabytes of the same words).
 fn mentions(text: &str, name_words: &[String], keep: usize) -> bool {
     let name_stems: Vec<String> = name_words.iter().map(|word| stem(word)).collect();
-    let mut seen: HashSet<String> = HashSet::new();
+    // A few name stems are compared with each word at once: a look-up would cost more.
+    let mut seen: Option<HashSet<String>> = (name_stems.len() > 8).then(HashSet::new);
     let mut stemmed = String::new();
     let mut matches = |word: &str| {
         stem_into(word, &mut stemmed);
-        if seen.contains(&stemmed) {
+        if seen.as_ref().is_some_and(|seen| seen.contains(&stemmed)) {
             return false;
         }
         let found = name_stems.iter().any(|name| {
@@ -87,7 +88,9 @@ fn mentions(text: &str, name_words: &[String], keep: usize) -> bool {
                     && stemmed.len() >= 3
                     && (stemmed.starts_with(name.as_str()) || name.starts_with(stemmed.as_str()))
         });
-        seen.insert(stemmed.clone());
+        if let Some(seen) = &mut seen {
+            seen.insert(stemmed.clone());
+        }
         found
     };
     if each_word(text, keep, &mut matches) {
@@ -104,7 +107,12 @@ fn mentions(text: &str, name_words: &[String], keep: usize) -> bool {
                 end -= 1;
             }
             lowered.clear();
-            lowered.extend(word[..end].chars().flat_map(char::to_lowercase));
+            if word[..end].is_ascii() {
+                lowered.push_str(&word[..end]);
+                lowered.make_ascii_lowercase();
+            } else {
+                lowered.extend(word[..end].chars().flat_map(char::to_lowercase));
+            }
             matches(&lowered)
         })
 }
@@ -153,7 +161,11 @@ fn each_word(text: &str, keep: usize, mut found: impl FnMut(&str) -> bool) -> bo
             }
         }
         if current.len() < keep {
-            current.extend(c.to_lowercase());
+            if c.is_ascii() {
+                current.push(c.to_ascii_lowercase());
+            } else {
+                current.extend(c.to_lowercase());
+            }
         }
     }
     !current.is_empty() && found(&current)
