@@ -197,7 +197,18 @@ pub(crate) fn check(
         };
         check_set(&set, selection, &mut ctx, &mut diagnostics, jobs);
         check_tools(&set.tools, selection, &mut ctx, &mut diagnostics, jobs);
-        crate::diagnostic::sort(&mut diagnostics);
+        // Most tokens are counted already, by the budget rules: what is left is one core's
+        // look-ups, done while the findings are sorted.
+        let tokens = &mut ctx.tokens;
+        let (tool_tokens, ()) = rayon::join(
+            || {
+                extras.tool_tokens.then(|| {
+                    let tools: Vec<_> = set.tools.iter().collect();
+                    tokens.totals(&tools)
+                })
+            },
+            || crate::diagnostic::sort(&mut diagnostics),
+        );
         if !parsed.json {
             hold_fixes_on_shared_text(&parsed.file.text, &mut diagnostics);
         }
@@ -207,11 +218,6 @@ pub(crate) fn check(
             directives::directives(&parsed.file.text, Some(root))
         };
         let outline = outline.then(|| Outline::of(&set));
-        // Most are counted already, by the budget rules.
-        let tool_tokens = extras.tool_tokens.then(|| {
-            let tools: Vec<_> = set.tools.iter().collect();
-            ctx.tokens.totals(&tools)
-        });
         (
             set.tools.len(),
             set.skipped,
