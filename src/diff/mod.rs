@@ -18,9 +18,10 @@
 pub mod load;
 pub mod render;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::sync::{Arc, LazyLock};
 
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use rayon::prelude::*;
 use regex::Regex;
 use serde::Serialize;
@@ -1839,7 +1840,7 @@ mod tests {
             Field::InputSchema,
             Field::File,
         ];
-        let pointers = HashMap::from([("t", "/tools/0"), ("u", "/tools/1")]);
+        let pointers = HashMap::from_iter([("t", "/tools/0"), ("u", "/tools/1")]);
         let mut found = Vec::new();
         for field in fields {
             for tool in [Some("t"), Some("u"), Some("gone"), None] {

@@ -13,9 +13,9 @@ pub mod command;
 pub mod derive;
 pub mod docs;
 
-use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde::Serialize;
 
 /// Claude Code's `ToolSearch` returns this many tools.

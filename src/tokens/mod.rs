@@ -149,7 +149,8 @@ fn count_all<T: AsRef<str> + Sync>(
     encoding: Encoding,
     parallel: bool,
 ) -> Vec<usize> {
-    let mut first: HashMap<&str, usize> = HashMap::with_capacity(texts.len());
+    let mut first: HashMap<&str, usize, foldhash::fast::RandomState> =
+        HashMap::with_capacity_and_hasher(texts.len(), Default::default());
     let mut distinct: Vec<&str> = Vec::new();
     let which: Vec<usize> = texts
         .iter()

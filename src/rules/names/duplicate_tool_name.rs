@@ -1,9 +1,9 @@
 //! The check of `duplicate-tool-name`. Its code, docs and default options are in
 //! `rules/names/duplicate-tool-name.yaml`.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry as Slot;
 
+use foldhash::{HashMap, HashMapExt};
 use serde::Deserialize;
 
 use crate::diagnostic::Field;

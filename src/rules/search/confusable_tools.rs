@@ -6,9 +6,9 @@
 //! confusable when each one's query scores the other at least `similarity` times its own
 //! score (1.0: the other ranks first or tied).
 
-use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasher;
 
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use rayon::prelude::*;
 use serde::Deserialize;
 
@@ -287,7 +287,7 @@ fn nesting_pairs(docs: &[Doc], words: &[Vec<&str>]) -> Vec<(usize, usize)> {
     // Where each set's tools start in `by_set`, by the set's hash: a look-up rather than a
     // binary search through the sets of every tool (a set sharing its hash with another is
     // searched for).
-    let hasher = std::hash::RandomState::new();
+    let hasher = foldhash::fast::RandomState::default();
     let mut starts: HashMap<u64, usize> = HashMap::with_capacity(by_set.len());
     for (index, &doc) in by_set.iter().enumerate() {
         if index == 0 || sorted[by_set[index - 1]] != sorted[doc] {

@@ -1,10 +1,10 @@
 //! The check of `missing-anti-trigger`. Its code, docs and default options are in
 //! `rules/wording/missing-anti-trigger.yaml`.
 
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use foldhash::{HashMap, HashMapExt, HashSet};
 use regex::Regex;
 use serde::Deserialize;
 
