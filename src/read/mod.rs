@@ -88,7 +88,7 @@ pub fn read_file(path: &Path, what: &str, max: u64) -> Result<Vec<u8>> {
         return Err(too_large(&path.display().to_string(), what, max));
     }
     let file = std::fs::File::open(path).map_err(cannot)?;
-    read_at_most(file, max)
+    read_at_most(file, max, metadata.len())
         .map_err(cannot)?
         .ok_or_else(|| too_large(&path.display().to_string(), what, max))
 }
@@ -107,11 +107,17 @@ pub fn read_text(path: &Path, what: &str) -> Result<String> {
 }
 
 /// Up to `max` bytes of `reader`; `None` when there are more (a file that grew, or a stream).
-/// The buffer grows by half at a time and never past `max` + 1 bytes: doubling it would hold
+/// The buffer starts at `expected` + 1 bytes (a file's size: read at once, the `+ 1` to see its
+/// end), then grows by half at a time and never past `max` + 1 bytes: doubling it would hold
 /// three times `max` at once while refusing a stream that never ends.
-fn read_at_most(mut reader: impl Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+fn read_at_most(
+    mut reader: impl Read,
+    max: u64,
+    expected: u64,
+) -> std::io::Result<Option<Vec<u8>>> {
     let limit = usize::try_from(max.saturating_add(1)).unwrap_or(usize::MAX);
-    let mut bytes: Vec<u8> = Vec::new();
+    let expected = usize::try_from(expected.saturating_add(1)).unwrap_or(usize::MAX);
+    let mut bytes: Vec<u8> = Vec::with_capacity(expected.min(limit));
     while bytes.len() < limit {
         let room = limit - bytes.len();
         bytes.reserve_exact(room.min((bytes.len() / 2).max(64 << 10)));
@@ -161,7 +167,7 @@ fn read(target: &Target, stdin_name: Option<&str>, max: u64) -> Result<Input> {
     match target {
         Target::Stdin => {
             let name = stdin_name.unwrap_or("-").to_string();
-            let bytes = read_at_most(std::io::stdin().lock(), max)
+            let bytes = read_at_most(std::io::stdin().lock(), max, 0)
                 .map_err(|error| Error::new(format!("cannot read standard input: {error}")))?
                 .ok_or_else(|| too_large(&name, STDIN, max))?;
             Ok(Input { name, bytes })
@@ -184,12 +190,19 @@ mod tests {
     #[test]
     fn a_stream_is_read_whole_up_to_max_and_refused_past_it() {
         let data = vec![7u8; 300_000];
-        let read = read_at_most(&data[..], 300_000).unwrap().unwrap();
+        let read = read_at_most(&data[..], 300_000, 0).unwrap().unwrap();
         assert_eq!(read, data);
         assert!(read.capacity() <= 300_001, "{}", read.capacity());
-        assert_eq!(read_at_most(&data[..], 299_999).unwrap(), None);
-        assert_eq!(read_at_most(&b""[..], 10).unwrap(), Some(Vec::new()));
+        assert_eq!(read_at_most(&data[..], 299_999, 0).unwrap(), None);
+        assert_eq!(read_at_most(&b""[..], 10, 0).unwrap(), Some(Vec::new()));
+        // A size known beforehand, right or wrong (a file that grew or shrank since).
+        for expected in [0, 1000, 300_000, 5_000_000] {
+            let read = read_at_most(&data[..], 300_000, expected).unwrap().unwrap();
+            assert_eq!(read, data);
+            assert!(read.capacity() <= 300_001, "{}", read.capacity());
+            assert_eq!(read_at_most(&data[..], 299_999, expected).unwrap(), None);
+        }
         // An endless stream is refused after max + 1 bytes.
-        assert_eq!(read_at_most(std::io::repeat(0), 1 << 20).unwrap(), None);
+        assert_eq!(read_at_most(std::io::repeat(0), 1 << 20, 0).unwrap(), None);
     }
 }
