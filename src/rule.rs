@@ -17,6 +17,12 @@ use crate::tokens::{Counter, Encoding};
 pub trait Rule: Send + Sync {
     fn check_tool(&self, _tool: &Tool<'_>, _ctx: &mut Ctx<'_>) {}
     fn check_set(&self, _set: &ToolSet<'_>, _ctx: &mut Ctx<'_>) {}
+    /// The rule's per-tool check counts tokens (`ctx.tokens`): on a file of a few large tools
+    /// it runs after the set checks and finds their counts, rather than beside them counting
+    /// the same texts again.
+    fn counts_tokens(&self) -> bool {
+        false
+    }
     /// A check across files starts with each run: it sees every file's [`Outline`] in input
     /// order, after the file's own checks, and keeps what it needs of the earlier ones. (A
     /// file's tree is gone by then: a run's memory does not grow with its files.)

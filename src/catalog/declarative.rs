@@ -496,6 +496,10 @@ pub fn name_matches(name: &str, names: &[String]) -> bool {
 }
 
 impl Rule for CompiledRule {
+    fn counts_tokens(&self) -> bool {
+        matches!(self.function, Function::MaxTokens(_))
+    }
+
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
         if self.given.contains(&Given::InputSchema) {
             self.check_schema(tool, ctx);

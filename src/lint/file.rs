@@ -195,8 +195,7 @@ pub(crate) fn check(
             set_rules_at_once: extras.set_rules_at_once,
             ..JOBS
         };
-        check_set(&set, selection, &mut ctx, &mut diagnostics, jobs);
-        check_tools(&set.tools, selection, &mut ctx, &mut diagnostics, jobs);
+        check_rules(&set, selection, &mut ctx, &mut diagnostics, jobs);
         // Most tokens are counted already, by the budget rules: what is left is one core's
         // look-ups, done while the findings are sorted.
         let tokens = &mut ctx.tokens;
@@ -260,7 +259,9 @@ const JOBS: Jobs = Jobs {
     set_rules_at_once: false,
 };
 
-type Rules<'r> = &'r [(ActiveRule, Box<dyn Rule>)];
+type RuleEntry = (ActiveRule, Box<dyn Rule>);
+
+type Rules<'r> = &'r [RuleEntry];
 
 /// How a set is checked on all cores, if it is worth it.
 #[derive(PartialEq)]
@@ -288,13 +289,74 @@ fn split(tools: &[Tool<'_>], jobs: Jobs) -> Split {
     }
 }
 
+/// Runs every rule's checks of the set and of each tool, adding their findings to
+/// `diagnostics`: the set's first, while few findings are held (some index every tool; 100,000
+/// tools with two findings each: 90 MB less at the peak), unless a few large tools have them
+/// all run at once ([`check_by_rules`]).
+pub(super) fn check_rules(
+    set: &normalize::ToolSet<'_>,
+    selection: &Selection,
+    ctx: &mut Ctx<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+    jobs: Jobs,
+) {
+    if split(&set.tools, jobs) == Split::Rules {
+        check_by_rules(set, selection, ctx, diagnostics);
+    } else {
+        check_set(set, selection, ctx, diagnostics, jobs);
+        check_tools(&set.tools, selection, ctx, diagnostics, jobs);
+    }
+}
+
+/// A few large tools: each rule's check of the set, and each rule's check of every tool, is a
+/// job on all cores, all at once, so that the slowest (the token count of a long text, itself
+/// on all cores) overlaps the others' reading of it. The per-tool checks that count tokens
+/// come after, and find the set checks' counts (`toolset-too-large`) rather than count the same
+/// texts again.
+fn check_by_rules(
+    set: &normalize::ToolSet<'_>,
+    selection: &Selection,
+    ctx: &mut Ctx<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    enum Check<'r> {
+        Set(&'r RuleEntry),
+        Tools(&'r RuleEntry),
+    }
+    let run = |ctx: &mut Ctx<'_>, check: Check<'_>| match check {
+        Check::Set((active, rule)) => {
+            ctx.set_rule(active);
+            ctx.set_tool(None);
+            rule.check_set(set, ctx);
+        }
+        Check::Tools((active, rule)) => {
+            ctx.set_rule(active);
+            for tool in &set.tools {
+                ctx.set_tool(Some(tool.name()).filter(|name| !name.is_empty()));
+                rule.check_tool(tool, ctx);
+            }
+        }
+    };
+    let rules = &selection.rules;
+    let (counting, reading): (Vec<_>, Vec<_>) =
+        rules.iter().partition(|(_, rule)| rule.counts_tokens());
+    let first = rules.iter().map(Check::Set);
+    let first = first.chain(reading.into_iter().map(Check::Tools)).collect();
+    let then = counting.into_iter().map(Check::Tools).collect();
+    for wave in [first, then] {
+        // A few large tools have few findings a rule: every job of a wave is in flight at once.
+        in_jobs(ctx, wave, usize::MAX, run, |ctx, mut done| {
+            diagnostics.append(&mut done.take_findings());
+            ctx.tokens.absorb(done.tokens);
+        });
+    }
+}
+
 /// Runs every rule's check of the whole set, adding their findings to `diagnostics` in rule
-/// order. A few large tools have their set rules run one a job on all cores (the token count
-/// of a long text, itself on all cores, then overlaps the other rules' reading of it), the
-/// tokens counted kept in `ctx` for the per-tool checks. Many tools do only when
+/// order. Many tools have their set rules run one a job on all cores when
 /// `jobs.set_rules_at_once`: the indexes of every tool that several set rules build at once
 /// raise the peak (13-16 MB for 100,000 tools).
-pub(super) fn check_set(
+fn check_set(
     set: &normalize::ToolSet<'_>,
     selection: &Selection,
     ctx: &mut Ctx<'_>,
@@ -309,18 +371,12 @@ pub(super) fn check_set(
         }
     };
     let rules = &selection.rules[..];
-    let at_once = match split(&set.tools, jobs) {
-        Split::None => false,
-        Split::Tools => jobs.set_rules_at_once,
-        Split::Rules => true,
-    };
-    if !at_once {
+    if !(jobs.set_rules_at_once && split(&set.tools, jobs) == Split::Tools) {
         check(ctx, rules);
         diagnostics.append(&mut ctx.take_findings());
         return;
     }
-    // All at once: a set rule's findings are few, and the slowest rules (one counts every
-    // tool's tokens, itself on all cores) then overlap the others.
+    // All at once: a set rule's findings are few.
     in_jobs(
         ctx,
         rules.chunks(1).collect(),
@@ -335,9 +391,8 @@ pub(super) fn check_set(
 
 /// Runs every rule's per-tool check on `tools`, adding their findings to `diagnostics` (in an
 /// order [`crate::diagnostic::sort`] makes the same as one thread's: each rule sees the tools
-/// in order). A large set is checked on all cores, a few jobs per thread at a time: many tools
-/// by tools, a few large ones by rules.
-pub(super) fn check_tools(
+/// in order). Many tools are checked on all cores, a few jobs of tools per thread at a time.
+fn check_tools(
     tools: &[Tool<'_>],
     selection: &Selection,
     ctx: &mut Ctx<'_>,
@@ -354,28 +409,21 @@ pub(super) fn check_tools(
         }
     };
     let rules = &selection.rules[..];
-    let kind = split(tools, jobs);
-    let by_tools = kind == Split::Tools;
-    let split: Vec<(Rules<'_>, &[Tool<'_>])> = match kind {
-        Split::None => {
-            check(ctx, (rules, tools));
-            diagnostics.append(&mut ctx.take_findings());
-            return;
-        }
-        Split::Tools => tools
-            .chunks(jobs.tools)
-            .map(|tools| (rules, tools))
-            .collect(),
-        Split::Rules => rules.chunks(1).map(|rule| (rule, tools)).collect(),
-    };
+    if split(tools, jobs) != Split::Tools {
+        check(ctx, (rules, tools));
+        diagnostics.append(&mut ctx.take_findings());
+        return;
+    }
+    let split: Vec<(Rules<'_>, &[Tool<'_>])> = tools
+        .chunks(jobs.tools)
+        .map(|tools| (rules, tools))
+        .collect();
     let wave = rayon::current_num_threads().max(1) * 4;
     let mut checked = 0;
     in_jobs(ctx, split, wave, check, |_, mut done| {
         let mut found = done.take_findings();
-        if by_tools {
-            checked = (checked + jobs.tools).min(tools.len());
-            make_room(diagnostics, found.len(), checked, tools.len());
-        }
+        checked = (checked + jobs.tools).min(tools.len());
+        make_room(diagnostics, found.len(), checked, tools.len());
         diagnostics.append(&mut found);
     });
 }

@@ -555,8 +555,7 @@ mod tests {
             let set = crate::normalize::normalize(&root, &mut ctx);
             assert_eq!(set.tools.len(), 300);
             let (selection, mut diagnostics) = (&linter.selection, ctx.take_findings());
-            file::check_set(&set, selection, &mut ctx, &mut diagnostics, jobs);
-            file::check_tools(&set.tools, selection, &mut ctx, &mut diagnostics, jobs);
+            file::check_rules(&set, selection, &mut ctx, &mut diagnostics, jobs);
             crate::diagnostic::sort(&mut diagnostics);
             let found = diagnostics.iter().map(|d| {
                 let tool = d.tool.as_deref().unwrap_or_default();

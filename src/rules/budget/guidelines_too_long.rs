@@ -15,6 +15,10 @@ pub struct GuidelinesTooLong {
 }
 
 impl Rule for GuidelinesTooLong {
+    fn counts_tokens(&self) -> bool {
+        true
+    }
+
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
         let Some(entry) = tool.guidelines else {
             return;

@@ -15,6 +15,10 @@ pub struct ResultsTooLong {
 }
 
 impl Rule for ResultsTooLong {
+    fn counts_tokens(&self) -> bool {
+        true
+    }
+
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
         for entry in tool.results() {
             let Some(count) = ctx.tokens.text_over(&entry.value, self.max_tokens) else {

@@ -56,6 +56,10 @@ impl Part {
 }
 
 impl Rule for ToolTooLong {
+    fn counts_tokens(&self) -> bool {
+        true
+    }
+
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
         // A token is at least one byte: a tool of at most `max_tokens` bytes fits.
         if ctx.tokens.tool_bytes(tool) <= self.max_tokens {
