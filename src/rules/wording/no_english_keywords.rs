@@ -49,15 +49,21 @@ impl Rule for NoEnglishKeywords {
 /// The name of the non-Latin script of `value` when it holds non-Latin letters (two or more,
 /// so a lone `π` or `µ` is not text in another script). Emoji and symbols are not letters.
 pub(crate) fn non_latin_script(value: &str) -> Option<&'static str> {
-    let mut count = 0;
+    // Every non-Latin letter is outside ASCII: the ASCII runs between them are skipped whole.
+    let mut rest = value;
     let mut first = None;
-    for c in value.chars() {
+    while let Some(at) = rest.bytes().position(|byte| !byte.is_ascii()) {
+        let mut chars = rest[at..].chars();
+        let c = chars.next()?;
+        rest = chars.as_str();
         if c.is_alphabetic() && !is_latin(c) {
-            count += 1;
-            first.get_or_insert(c);
+            if first.is_some() {
+                return first.map(script_name);
+            }
+            first = Some(c);
         }
     }
-    (count >= 2).then(|| script_name(first.unwrap_or_default()))
+    None
 }
 
 /// Latin letters, with their accented and extended forms (`é`, `ß`, `ł`), fullwidth forms and
@@ -127,6 +133,10 @@ mod tests {
         assert!(flagged("查询 API 的天气 for 城市"));
         assert_eq!(non_latin_script("查询天气"), Some("CJK"));
         assert_eq!(non_latin_script("Получить"), Some("Cyrillic"));
+        // The first of two non-Latin letters names the script, however far apart.
+        let far = format!("Area of a circle: π r², {} and λ", "x".repeat(10_000));
+        assert_eq!(non_latin_script(&far), Some("Greek"));
+        assert_eq!(non_latin_script("é ü ß π µ 😀 r² and café"), None);
     }
 
     #[test]
