@@ -170,6 +170,21 @@ impl Folded {
         while let Some((at, c)) = chars.next() {
             let end = at + c.len_utf8();
             let rest = &original[at..];
+            // A run of ASCII that is neither space nor a marker's first character nor `*` folds
+            // to itself lower-cased, a byte each: copied whole rather than a character at a time.
+            let run = rest
+                .bytes()
+                .take_while(|&byte| byte.is_ascii_graphic() && !matches!(byte, b'<' | b'-' | b'*'))
+                .count();
+            if run > 1 {
+                let start = text.len();
+                text.push_str(&rest[..run]);
+                text[start..].make_ascii_lowercase();
+                // `at` + `run` fits in a u32: the whole text does.
+                source.extend(at as u32..(at + run) as u32);
+                chars.nth(run - 2);
+                continue;
+            }
             // An HTML comment's markers are space: its text is read like any other.
             let marker = if rest.starts_with("<!--") {
                 4
@@ -1033,5 +1048,22 @@ mod tests {
         let text = "Ünïcode — DO NOT TELL THE USER ✓";
         let found = find(text);
         assert_eq!(&text[found[0].range.clone()], "DO NOT TELL THE USER");
+    }
+
+    /// Runs of plain ASCII are folded whole; the characters around and inside them that fold
+    /// otherwise (space, `*`, comment markers, invisible and non-ASCII ones) still do, and every
+    /// folded byte maps back to its character.
+    #[test]
+    fn folding_copies_plain_ascii_runs_and_maps_each_byte_back() {
+        let text = "Call FIRST,\t**then** <!--Do-->x-y é\u{200B}Z ’s";
+        let folded = Folded::new(text).unwrap();
+        assert_eq!(folded.text, "call first, then do x-y éz 's");
+        let back: Vec<char> = folded
+            .source
+            .iter()
+            .map(|&at| text[at as usize..].chars().next().unwrap())
+            .collect();
+        let expected = "Call FIRST,\tthen Do-x-y ééZ ’s";
+        assert_eq!(back, expected.chars().collect::<Vec<_>>());
     }
 }
