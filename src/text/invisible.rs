@@ -147,7 +147,21 @@ pub fn runs(text: &str) -> Vec<Run> {
     // The last visible character before the current run.
     let mut before: Option<char> = None;
     let mut last_visible: Option<char> = None;
-    for (at, c) in text.char_indices() {
+    let mut next = 0;
+    while next < text.len() {
+        let rest = &text[next..];
+        if current.is_none() {
+            // No invisible character is ASCII: a run of ASCII only moves the last visible one.
+            let ascii = rest.bytes().take_while(u8::is_ascii).count();
+            if ascii > 0 {
+                last_visible = Some(char::from(rest.as_bytes()[ascii - 1]));
+                next += ascii;
+                continue;
+            }
+        }
+        let Some(c) = rest.chars().next() else { break };
+        let at = next;
+        next += c.len_utf8();
         if is_invisible(c) {
             match &mut current {
                 Some(run) => {

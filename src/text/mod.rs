@@ -210,11 +210,8 @@ pub fn backtick_ranges(text: &str) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
     let bytes = text.as_bytes();
     let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] != b'`' {
-            index += 1;
-            continue;
-        }
+    while let Some(offset) = text[index..].find('`') {
+        index += offset;
         let run = bytes[index..].iter().take_while(|&&b| b == b'`').count();
         let fence = &text[index..index + run];
         match text[index + run..].find(fence) {
