@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Whether two toolcheck binaries print the same thing over every file of ../shared/corpora, in
-# every output format: the check for a change meant to keep behaviour (a refactoring).
+# Whether two toolcheck binaries print the same thing over every file of ../shared/corpora and
+# fixtures/, in every output format: the check for a change meant to keep behaviour (a refactoring).
 #   scripts/same-output.sh OLD_BINARY [NEW_BINARY]   (NEW defaults to target/release/toolcheck)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +11,7 @@ if [ ! -d "$corpora" ]; then
     echo "no $corpora here: nothing to compare" >&2
     exit 2
 fi
-mapfile -t files < <(find "$corpora" -type f \( -name '*.json' -o -name '*.yaml' \) | sort)
+mapfile -t files < <(find "$corpora" fixtures -type f \( -name '*.json' -o -name '*.yaml' \) | sort)
 out=$(mktemp -d)
 status=0
 for format in json sarif github human; do

@@ -53,7 +53,6 @@ const ALLOWED_UPWARD: &[(&str, &str, usize)] = &[
     ("search", "config", 3),
     ("search", "lint", 1),
     ("search", "rules", 1),
-    ("suppress", "lint", 3),
     ("tokens", "catalog", 1),
     ("tokens", "lint", 1),
     ("tokens", "normalize", 1),

@@ -107,6 +107,29 @@ impl RuleMeta {
     pub fn is_named(&self, selector: &str) -> bool {
         selector.eq_ignore_ascii_case(&self.code) || selector == self.name
     }
+
+    /// How specifically `selector` names this rule: `ALL` < family < code prefix (longer is more
+    /// specific) < exact code or name. `None` when it does not match. Codes, code prefixes and
+    /// `ALL` match in any case (`tc2`, `all`), as users type them.
+    pub fn specificity(&self, selector: &str) -> Option<usize> {
+        if selector.eq_ignore_ascii_case("ALL") {
+            Some(0)
+        } else if self.is_named(selector) {
+            Some(usize::MAX)
+        } else if selector == self.family.as_str() {
+            Some(1)
+        } else if selector.len() >= 2 && is_code_prefix(selector, &self.code) {
+            Some(selector.len())
+        } else {
+            None
+        }
+    }
+}
+
+fn is_code_prefix(selector: &str, code: &str) -> bool {
+    code.as_bytes()
+        .get(..selector.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(selector.as_bytes()))
 }
 
 enum Check {

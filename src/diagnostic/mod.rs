@@ -1,5 +1,7 @@
 //! The one finding type, from the rule that reports it to the renderer that prints it.
 
+mod report;
+
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
@@ -9,6 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::parse::source::SourceFile;
 use crate::parse::{Pointer, Span};
+
+pub use report::{FileReport, Suppressed};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -26,6 +26,7 @@ use crate::suppress::{Suppressing, Suppressor};
 use crate::tokens::Encoding;
 use select::Selection;
 
+pub use crate::diagnostic::{FileReport, Suppressed};
 pub use select::{Overrides, RuleSetting};
 
 /// Everything needed to lint files, resolved once per run.
@@ -34,25 +35,6 @@ pub struct Linter {
     suppressor: Suppressor,
     baseline: Option<Baseline>,
     pub encoding: Encoding,
-}
-
-/// What linting one file found.
-#[derive(Debug)]
-pub struct FileReport {
-    pub file: Arc<SourceFile>,
-    /// `false` for the config file, which only carries findings about its own suppressions.
-    pub linted: bool,
-    pub tools: usize,
-    pub skipped: usize,
-    pub diagnostics: Vec<Diagnostic>,
-    /// Findings a suppression silenced, with the reason it gave.
-    pub suppressed: Vec<Suppressed>,
-    /// A bug in toolcheck stopped the linting of this file (a panic, with its message): the
-    /// run fails with exit code 2, the other files' results stand.
-    pub internal_error: Option<String>,
-    /// Each tool's tokens, in the order `normalize` reads the tools, when [`Extras`] asked for
-    /// them; `None` otherwise, or when linting failed.
-    pub tool_tokens: Option<Vec<usize>>,
 }
 
 /// What a caller asks of the lint beyond the findings.
@@ -67,18 +49,17 @@ pub struct Extras {
     pub set_rules_at_once: bool,
 }
 
-/// A finding silenced by an inline directive or `per-file-ignores`.
-#[derive(Debug)]
-pub struct Suppressed {
-    pub diagnostic: Diagnostic,
-    pub reason: Option<String>,
-}
-
 impl Linter {
     pub fn new(registry: &Registry, config: &Config, overrides: &Overrides) -> Result<Linter> {
         let selection = Selection::resolve(registry, config, overrides)?;
         let encoding = overrides.tokenizer.unwrap_or(config.tokenizer);
-        let suppressor = Suppressor::new(registry, config, &selection, encoding)?;
+        let suppressor = Suppressor::new(
+            registry,
+            config,
+            selection.rules.iter().map(|(rule, _)| rule),
+            &selection.invalid_manifest,
+            encoding,
+        )?;
         Ok(Linter {
             selection,
             suppressor,

@@ -164,7 +164,8 @@ impl Selection {
                 .iter()
                 .enumerate()
                 .filter_map(|(index, (selector, level))| {
-                    specificity(&selector.value, meta).map(|specific| ((specific, index), *level))
+                    meta.specificity(&selector.value)
+                        .map(|specific| ((specific, index), *level))
                 })
                 .max_by_key(|(rank, _)| *rank)
                 .map(|(_, level)| level);
@@ -229,33 +230,10 @@ pub(crate) fn active(meta: &RuleMeta, severity: Severity) -> ActiveRule {
     }
 }
 
-/// How specifically `selector` names the rule: `ALL` < family < code prefix (longer is more
-/// specific) < exact code or name. `None` when it does not match. Codes, code prefixes and
-/// `ALL` match in any case (`tc2`, `all`), as users type them.
-pub(crate) fn specificity(selector: &str, meta: &RuleMeta) -> Option<usize> {
-    if selector.eq_ignore_ascii_case("ALL") {
-        Some(0)
-    } else if meta.is_named(selector) {
-        Some(usize::MAX)
-    } else if selector == meta.family.as_str() {
-        Some(1)
-    } else if selector.len() >= 2 && is_code_prefix(selector, &meta.code) {
-        Some(selector.len())
-    } else {
-        None
-    }
-}
-
-fn is_code_prefix(selector: &str, code: &str) -> bool {
-    code.as_bytes()
-        .get(..selector.len())
-        .is_some_and(|start| start.eq_ignore_ascii_case(selector.as_bytes()))
-}
-
 fn most_specific(meta: &RuleMeta, selectors: &[Spanned]) -> Option<usize> {
     selectors
         .iter()
-        .filter_map(|selector| specificity(&selector.value, meta))
+        .filter_map(|selector| meta.specificity(&selector.value))
         .max()
 }
 
@@ -263,7 +241,7 @@ fn check_selector(registry: &Registry, config: &Config, selector: &Spanned) -> R
     if registry
         .rules
         .iter()
-        .any(|rule| specificity(&selector.value, &rule.meta).is_some())
+        .any(|rule| rule.meta.specificity(&selector.value).is_some())
     {
         Ok(())
     } else {

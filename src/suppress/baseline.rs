@@ -18,9 +18,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::config::globs::absolute;
-use crate::diagnostic::{Diagnostic, Field};
+use crate::diagnostic::{Diagnostic, Field, FileReport, Suppressed};
 use crate::error::{Error, Result};
-use crate::lint::{FileReport, Suppressed};
 use crate::parse::source::SourceFile;
 use crate::parse::{Node, Span};
 use crate::rule::{ActiveRule, Ctx, Target};

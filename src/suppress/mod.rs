@@ -12,10 +12,8 @@ use std::sync::Arc;
 use crate::catalog::{Registry, RuleMeta};
 use crate::config::globs::{Base, Pattern};
 use crate::config::{Config, Spanned};
-use crate::diagnostic::Field;
+use crate::diagnostic::{Field, FileReport, Suppressed};
 use crate::error::Result;
-use crate::lint::select::{Selection, specificity};
-use crate::lint::{FileReport, Suppressed};
 use crate::parse::Span;
 use crate::parse::source::SourceFile;
 use crate::rule::{ActiveRule, Ctx, Target};
@@ -56,10 +54,12 @@ pub(crate) struct Suppressor {
 }
 
 impl Suppressor {
-    pub fn new(
+    /// `active`: the rules that run; `invalid_manifest`, which always runs, as this run has it.
+    pub fn new<'a>(
         registry: &Registry,
         config: &Config,
-        selection: &Selection,
+        active: impl IntoIterator<Item = &'a ActiveRule>,
+        invalid_manifest: &ActiveRule,
         encoding: Encoding,
     ) -> Result<Self> {
         let root = Base::new(&config.root);
@@ -80,6 +80,7 @@ impl Suppressor {
             });
         }
         let unused_name = &registry.native::<UnusedSuppression>().name;
+        let active: Vec<&ActiveRule> = active.into_iter().collect();
         Ok(Suppressor {
             per_file_ignores,
             root,
@@ -89,17 +90,12 @@ impl Suppressor {
                 .iter()
                 .map(|rule| rule.meta.clone())
                 .collect(),
-            active: selection
-                .rules
+            active: active.iter().map(|rule| rule.code.clone()).collect(),
+            unused: active
                 .iter()
-                .map(|(rule, _)| rule.code.clone())
-                .collect(),
-            unused: selection
-                .rules
-                .iter()
-                .find(|(rule, _)| *rule.name == **unused_name)
-                .map(|(rule, _)| rule.clone()),
-            invalid_manifest: selection.invalid_manifest.clone(),
+                .find(|rule| *rule.name == **unused_name)
+                .map(|&rule| rule.clone()),
+            invalid_manifest: invalid_manifest.clone(),
             encoding,
         })
     }
@@ -109,7 +105,7 @@ impl Suppressor {
         self.metas
             .iter()
             .find(|meta| meta.code == code)
-            .is_some_and(|meta| specificity(name, meta).is_some())
+            .is_some_and(|meta| meta.specificity(name).is_some())
     }
 
     /// Whether a rule the selector names runs in this run: a suppression of a rule that is
@@ -121,7 +117,7 @@ impl Suppressor {
     fn is_known(&self, name: &str) -> bool {
         self.metas
             .iter()
-            .any(|meta| specificity(name, meta).is_some())
+            .any(|meta| meta.specificity(name).is_some())
     }
 
     fn cannot_be_suppressed(&self, name: &str) -> bool {
