@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::catalog::Registry;
-use crate::config::{Config, DiscoveryMode, Level};
+use crate::config::{Config, Level};
 use crate::error::{Error, Result};
 use crate::lint::{FileReport, Linter, Overrides};
 use crate::read::Input;
-use crate::read::discover::{Discovery, DiscoveryOverrides, Target};
+use crate::read::discover::{Discovery, DiscoveryMode, DiscoveryOverrides, Target};
 use crate::read::read_targets;
 use crate::render::{self, Output, Summary, Totals};
 use crate::suppress::baseline::Baseline;
@@ -708,8 +708,11 @@ fn watched_files(args: &LintArgs) -> Vec<PathBuf> {
             files.extend(entries.flatten().map(|entry| entry.path()));
         }
     }
-    if let Ok(discovery) = Discovery::new(&config, &args.discovery.overrides(), "lint")
-        && let Ok(found) = discovery.discover(&args.paths)
+    if let Ok(discovery) = Discovery::new(
+        config.discovery_settings(),
+        &args.discovery.overrides(),
+        "lint",
+    ) && let Ok(found) = discovery.discover(&args.paths)
     {
         files.extend(found.targets.into_iter().filter_map(|target| match target {
             Target::File(path) => Some(path),
@@ -1119,9 +1122,13 @@ fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -> Result<St
             files.join(", ")
         ));
     }
-    let targets = Discovery::new(config, &args.discovery.overrides(), "lint")?
-        .discover(&args.paths)?
-        .targets;
+    let targets = Discovery::new(
+        config.discovery_settings(),
+        &args.discovery.overrides(),
+        "lint",
+    )?
+    .discover(&args.paths)?
+    .targets;
     out.push_str(&format!("files ({}):\n", targets.len()));
     for target in targets {
         match target {
@@ -1196,7 +1203,8 @@ fn discover(
     paths: &[PathBuf],
     command: &str,
 ) -> Result<(Vec<Target>, Vec<Error>)> {
-    let found = Discovery::new(config, &args.overrides(), command)?.discover(paths)?;
+    let found =
+        Discovery::new(config.discovery_settings(), &args.overrides(), command)?.discover(paths)?;
     for unmatched in &found.unmatched {
         eprintln!("warning: {}", unmatched.hint());
     }

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::config::globs::Globs;
 use crate::error::{Error, Result};
+use crate::read::globs::Globs;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {

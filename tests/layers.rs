@@ -44,7 +44,6 @@ const ALLOWED_UPWARD: &[(&str, &str, usize)] = &[
     ("normalize", "lint", 1),
     ("normalize", "rule", 1),
     ("normalize", "rules", 1),
-    ("read", "config", 3),
     ("read", "normalize", 1),
     ("rules", "catalog", 1),
     ("rules", "config", 1),

@@ -7,9 +7,10 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::Value;
 use toolcheck::catalog::Registry;
 use toolcheck::catalog::docs::{self, Part};
-use toolcheck::config::{Config, DiscoveryMode};
+use toolcheck::config::Config;
 use toolcheck::lint::{Linter, Overrides};
 use toolcheck::parse::source::SourceFile;
+use toolcheck::read::discover::DiscoveryMode;
 
 /// The fenced blocks of `lang` in the README section that starts with `heading`.
 fn section_blocks(heading: &str, lang: &str) -> Vec<String> {

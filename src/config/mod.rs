@@ -2,7 +2,6 @@
 //! every mistake points at its key, and the raw settings the engine resolves against the
 //! rule registry.
 
-pub mod globs;
 pub mod sessions;
 
 use std::cell::RefCell;
@@ -12,6 +11,7 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::parse::source::SourceFile;
 use crate::parse::{self, Entry, Node, Span};
+use crate::read::discover::{DiscoveryMode, DiscoverySettings};
 use crate::text::suggest::did_you_mean;
 use crate::tokens::Encoding;
 
@@ -70,27 +70,6 @@ impl Level {
             "warning" | "warn" => Some(Level::Warning),
             "info" => Some(Level::Info),
             "off" => Some(Level::Off),
-            _ => None,
-        }
-    }
-}
-
-/// How the files of a walked directory are chosen (`discovery:`, `--discovery`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum DiscoveryMode {
-    /// The files whose path matches `include`.
-    #[default]
-    Include,
-    /// Those, and the JSON and YAML files whose content is a tool definition, whatever their
-    /// names (a directory of MCP `tools/list` captures).
-    Content,
-}
-
-impl DiscoveryMode {
-    pub fn parse(text: &str) -> Option<DiscoveryMode> {
-        match text {
-            "include" => Some(DiscoveryMode::Include),
-            "content" => Some(DiscoveryMode::Content),
             _ => None,
         }
     }
@@ -205,6 +184,16 @@ impl Config {
         match (&self.file, span) {
             (Some(file), Some(span)) => Error::at(file, span.clone(), message),
             _ => Error::new(message),
+        }
+    }
+
+    /// What discovery takes from the config.
+    pub fn discovery_settings(&self) -> DiscoverySettings<'_> {
+        DiscoverySettings {
+            root: &self.root,
+            include: &self.include,
+            exclude: &self.exclude,
+            mode: self.discovery,
         }
     }
 }

@@ -21,10 +21,10 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::globs::{Base, Pattern};
 use super::{Config, Reader, Spanned};
 use crate::error::{Error, Result};
 use crate::parse::{Node, Span};
+use crate::read::globs::{Base, Pattern, absolute, slashed};
 use crate::targets::Profile;
 use crate::text::suggest::did_you_mean;
 
@@ -261,9 +261,9 @@ impl Sessions {
                 // A plain path matches that file however it is written (`a/../b.json`).
                 let written = match is_glob(&file.path.value) {
                     true => file.path.value.clone(),
-                    false => globset::escape(&super::globs::slashed(&super::globs::absolute(
-                        &config.root.join(&file.path.value),
-                    ))),
+                    false => {
+                        globset::escape(&slashed(&absolute(&config.root.join(&file.path.value))))
+                    }
                 };
                 let pattern = Pattern::new(&base, &written).map_err(|error| {
                     config.error_at(

@@ -7,11 +7,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::config::globs::slashed;
-use crate::config::{Config, DiscoveryMode};
+use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::read::Input;
-use crate::read::discover::{Discovery, DiscoveryOverrides, Target, display_name};
+use crate::read::discover::{Discovery, DiscoveryMode, DiscoveryOverrides, Target, display_name};
+use crate::read::globs::slashed;
 use crate::read::sniff;
 
 /// What to compare.
@@ -68,7 +68,7 @@ pub fn load(
                      below each directory)",
                 ));
             }
-            let discovery = Discovery::new(config, overrides, "diff")?;
+            let discovery = Discovery::new(config.discovery_settings(), overrides, "diff")?;
             let side = |path: &Path| -> Result<Side> {
                 let label = display_name(path);
                 if !old_dir {
@@ -154,7 +154,8 @@ fn working_tree(
     if existing.is_empty() {
         return Ok(side);
     }
-    let found = Discovery::new(config, overrides, "diff")?.discover(&existing)?;
+    let found =
+        Discovery::new(config.discovery_settings(), overrides, "diff")?.discover(&existing)?;
     for target in found.targets {
         if let Target::File(file) = target {
             let name = display_name(&file);
@@ -176,7 +177,7 @@ struct Filter {
 impl Filter {
     fn new(config: &Config, overrides: &DiscoveryOverrides) -> Result<Filter> {
         Ok(Filter {
-            discovery: Discovery::new(config, overrides, "diff")?,
+            discovery: Discovery::new(config.discovery_settings(), overrides, "diff")?,
         })
     }
 

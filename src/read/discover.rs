@@ -2,7 +2,7 @@
 //! `exclude` and `.gitignore` (symbolic links followed), `-` for standard input. Each file is
 //! linted once, however many names reach it, and the order is sorted by path (standard input
 //! first), whatever the order of the command line. Globs match a file by its path relative to
-//! their own directory ([`crate::config::globs`]): the config file's for its globs, the
+//! their own directory ([`crate::read::globs`]): the config file's for its globs, the
 //! working directory for the command line's.
 //!
 //! With `discovery: content`, a walked directory's `.json`, `.yaml` and `.yml` files whose
@@ -12,9 +12,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::globs::{Globs, Name, slashed};
-use crate::config::{Config, DiscoveryMode};
 use crate::error::{Error, Result};
+use crate::read::globs::{Globs, Name, slashed};
 use crate::read::sniff;
 
 /// A path to lint, or standard input.
@@ -22,6 +21,38 @@ use crate::read::sniff;
 pub enum Target {
     File(PathBuf),
     Stdin,
+}
+
+/// How the files of a walked directory are chosen (`discovery:`, `--discovery`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DiscoveryMode {
+    /// The files whose path matches `include`.
+    #[default]
+    Include,
+    /// Those, and the JSON and YAML files whose content is a tool definition, whatever their
+    /// names (a directory of MCP `tools/list` captures).
+    Content,
+}
+
+impl DiscoveryMode {
+    pub fn parse(text: &str) -> Option<DiscoveryMode> {
+        match text {
+            "include" => Some(DiscoveryMode::Include),
+            "content" => Some(DiscoveryMode::Content),
+            _ => None,
+        }
+    }
+}
+
+/// What the config says about discovery (`include`, `exclude`, `discovery:`), which `config`
+/// reads.
+#[derive(Debug, Clone, Copy)]
+pub struct DiscoverySettings<'a> {
+    /// The directory the globs are written relative to: the config file's.
+    pub root: &'a Path,
+    pub include: &'a [String],
+    pub exclude: &'a [String],
+    pub mode: DiscoveryMode,
 }
 
 /// What the command line says about discovery; it applies over the config. Its globs are
@@ -72,17 +103,22 @@ pub struct Unmatched {
 }
 
 impl Discovery {
-    /// The discovery of `config` with the command line's `overrides`, for `command`.
-    pub fn new(config: &Config, overrides: &DiscoveryOverrides, command: &str) -> Result<Self> {
+    /// The discovery of the config's `settings` with the command line's `overrides`, for
+    /// `command`.
+    pub fn new(
+        settings: DiscoverySettings<'_>,
+        overrides: &DiscoveryOverrides,
+        command: &str,
+    ) -> Result<Self> {
         // The command line's globs are relative to the working directory.
         let cwd = Path::new(".");
         let include = match &overrides.include {
             Some(include) => Globs::new(cwd, include)?,
-            None => Globs::new(&config.root, &config.include)?,
+            None => Globs::new(settings.root, settings.include)?,
         };
         let mut exclude = vec![match &overrides.exclude {
             Some(exclude) => Globs::new(cwd, exclude)?,
-            None => Globs::new(&config.root, &config.exclude)?,
+            None => Globs::new(settings.root, settings.exclude)?,
         }];
         if !overrides.extend_exclude.is_empty() {
             exclude.push(Globs::new(cwd, &overrides.extend_exclude)?);
@@ -90,7 +126,7 @@ impl Discovery {
         Ok(Discovery {
             include,
             exclude,
-            mode: overrides.mode.unwrap_or(config.discovery),
+            mode: overrides.mode.unwrap_or(settings.mode),
             command: format!("toolcheck {command}"),
         })
     }
@@ -474,7 +510,7 @@ mod tests {
             ..DiscoveryOverrides::default()
         };
         let config = Config::defaults(".".into());
-        let discovery = Discovery::new(&config, &overrides, "lint").unwrap();
+        let discovery = Discovery::new(config.discovery_settings(), &overrides, "lint").unwrap();
         let named = root.join("search.tools.json");
         let again = root.join(".").join("search.tools.json");
         let targets = discovery

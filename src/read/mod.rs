@@ -2,6 +2,7 @@
 //! text ([`source`]).
 
 pub mod discover;
+pub mod globs;
 pub mod live;
 pub mod sniff;
 

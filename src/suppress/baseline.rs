@@ -17,11 +17,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::config::globs::absolute;
 use crate::diagnostic::{Diagnostic, Field, FileReport, Suppressed};
 use crate::error::{Error, Result};
 use crate::parse::source::SourceFile;
 use crate::parse::{Node, Span};
+use crate::read::globs::absolute;
 use crate::rule::{ActiveRule, Ctx, Target};
 use crate::tokens::Encoding;
 

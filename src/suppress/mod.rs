@@ -10,12 +10,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::catalog::{Registry, RuleMeta};
-use crate::config::globs::{Base, Pattern};
 use crate::config::{Config, Spanned};
 use crate::diagnostic::{Field, FileReport, Suppressed};
 use crate::error::Result;
 use crate::parse::Span;
 use crate::parse::source::SourceFile;
+use crate::read::globs::{Base, Pattern};
 use crate::rule::{ActiveRule, Ctx, Target};
 use crate::rules::meta::unused_suppression::UnusedSuppression;
 use crate::text::suggest::did_you_mean;

@@ -122,7 +122,7 @@ fn host_of(path: &Path) -> Option<&'static str> {
 /// The folder the host treats as the project: the config's own, or the one above `.cursor/`
 /// or `.vscode/`.
 fn project_dir(path: &Path, host: &str) -> PathBuf {
-    let dir = crate::config::globs::absolute(path.parent().unwrap_or(Path::new(".")));
+    let dir = crate::read::globs::absolute(path.parent().unwrap_or(Path::new(".")));
     let dir = if dir.as_os_str().is_empty() {
         PathBuf::from(".")
     } else {
