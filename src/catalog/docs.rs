@@ -3,9 +3,8 @@
 
 use serde::Serialize;
 
-use crate::catalog::{Registered, Registry};
+use crate::catalog::{Registered, Registry, RuleSetting};
 use crate::diagnostic::Severity;
-use crate::lint::RuleSetting;
 
 #[derive(Serialize)]
 struct RuleRow<'a> {

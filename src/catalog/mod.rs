@@ -132,6 +132,17 @@ fn is_code_prefix(selector: &str, code: &str) -> bool {
         .is_some_and(|start| start.eq_ignore_ascii_case(selector.as_bytes()))
 }
 
+/// One rule as a run resolved it (`rules`, `lint --show-settings`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RuleSetting {
+    pub code: String,
+    pub name: String,
+    /// `None`: the rule does not run.
+    pub severity: Option<Severity>,
+    /// The entry's defaults with the config's options laid over them.
+    pub options: Options,
+}
+
 enum Check {
     Native(NativeBuilder),
     Declarative(DeclarativeRule),

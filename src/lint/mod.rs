@@ -26,8 +26,9 @@ use crate::suppress::{Suppressing, Suppressor};
 use crate::tokens::Encoding;
 use select::Selection;
 
+pub use crate::catalog::RuleSetting;
 pub use crate::diagnostic::{FileReport, Suppressed};
-pub use select::{Overrides, RuleSetting};
+pub use select::Overrides;
 
 /// Everything needed to lint files, resolved once per run.
 pub struct Linter {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::catalog::{Registered, Registry, RuleMeta};
+use crate::catalog::{Registered, Registry, RuleMeta, RuleSetting};
 use crate::config::{Config, Level, Spanned};
 use crate::diagnostic::Severity;
 use crate::error::{Error, Result};
@@ -41,17 +41,6 @@ pub(crate) struct Selection {
     pub targets: Targets,
     /// The config's sessions (`sessions:`).
     pub sessions: crate::config::sessions::Sessions,
-}
-
-/// One rule as a run resolved it (`rules`, `lint --show-settings`).
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct RuleSetting {
-    pub code: String,
-    pub name: String,
-    /// `None`: the rule does not run.
-    pub severity: Option<Severity>,
-    /// The entry's defaults with the config's options laid over them.
-    pub options: crate::options::Options,
 }
 
 impl Selection {

@@ -293,16 +293,26 @@ fn looks_like_tool(node: &Node) -> bool {
             .any(|key| node.get(key).is_some())
 }
 
-/// Normalizes with no file around it: the tool set and the `invalid-manifest` findings.
 #[cfg(test)]
-pub(crate) fn normalize_alone(root: &Node) -> (ToolSet<'_>, Vec<crate::diagnostic::Diagnostic>) {
-    let file = crate::parse::source::SourceFile::new("test", String::new());
-    let registry = crate::catalog::Registry::builtin().expect("the built-in catalog loads");
-    let meta = registry.native::<crate::rules::meta::invalid_manifest::InvalidManifest>();
-    let rule = crate::lint::select::active(meta, meta.default_severity);
-    let mut ctx = Ctx::new(&file, crate::tokens::Encoding::default(), &rule);
-    let set = normalize(root, &mut ctx);
-    (set, ctx.take_findings())
+pub(crate) use test_support::normalize_alone;
+
+/// Test support, which may use the whole crate.
+#[cfg(test)]
+mod test_support {
+    use super::{Ctx, Node, ToolSet, normalize};
+
+    /// Normalizes with no file around it: the tool set and the `invalid-manifest` findings.
+    pub(crate) fn normalize_alone(
+        root: &Node,
+    ) -> (ToolSet<'_>, Vec<crate::diagnostic::Diagnostic>) {
+        let file = crate::parse::source::SourceFile::new("test", String::new());
+        let registry = crate::catalog::Registry::builtin().expect("the built-in catalog loads");
+        let meta = registry.native::<crate::rules::meta::invalid_manifest::InvalidManifest>();
+        let rule = crate::lint::select::active(meta, meta.default_severity);
+        let mut ctx = Ctx::new(&file, crate::tokens::Encoding::default(), &rule);
+        let set = normalize(root, &mut ctx);
+        (set, ctx.take_findings())
+    }
 }
 
 fn unrecognized(ctx: &mut Ctx<'_>, root: &Node) {

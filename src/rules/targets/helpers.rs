@@ -144,28 +144,34 @@ pub fn file_target<'a>(set: &ToolSet<'a>) -> Option<crate::rule::Target<'a>> {
     }
 }
 
-/// The messages of the findings of `code` when `tools` (an MCP `tools` list) is linted under
-/// `targets`.
 #[cfg(test)]
-pub fn messages(code: &str, targets: &[&str], tools: serde_json::Value) -> Vec<String> {
-    use crate::catalog::Registry;
-    use crate::config::Config;
-    use crate::lint::{Linter, Overrides};
-    use crate::parse::source::SourceFile;
-    let registry = Registry::builtin().expect("the built-in catalog loads");
-    let config = Config::defaults(".".into());
-    let overrides = Overrides {
-        select: Some(vec![code.to_string()]),
-        targets: Some(targets.iter().map(|t| t.to_string()).collect()),
-        ..Default::default()
-    };
-    let linter = Linter::new(&registry, &config, &overrides).expect("a valid selection");
-    let text = serde_json::json!({ "tools": tools }).to_string();
-    linter
-        .lint(SourceFile::new("t.json", text), true)
-        .diagnostics
-        .iter()
-        .filter(|d| *d.code == *code)
-        .map(|d| d.message.clone())
-        .collect()
+pub use test_support::messages;
+
+/// Test support, which may use the whole crate.
+#[cfg(test)]
+mod test_support {
+    /// The messages of the findings of `code` when `tools` (an MCP `tools` list) is linted under
+    /// `targets`.
+    pub fn messages(code: &str, targets: &[&str], tools: serde_json::Value) -> Vec<String> {
+        use crate::catalog::Registry;
+        use crate::config::Config;
+        use crate::lint::{Linter, Overrides};
+        use crate::parse::source::SourceFile;
+        let registry = Registry::builtin().expect("the built-in catalog loads");
+        let config = Config::defaults(".".into());
+        let overrides = Overrides {
+            select: Some(vec![code.to_string()]),
+            targets: Some(targets.iter().map(|t| t.to_string()).collect()),
+            ..Default::default()
+        };
+        let linter = Linter::new(&registry, &config, &overrides).expect("a valid selection");
+        let text = serde_json::json!({ "tools": tools }).to_string();
+        linter
+            .lint(SourceFile::new("t.json", text), true)
+            .diagnostics
+            .iter()
+            .filter(|d| *d.code == *code)
+            .map(|d| d.message.clone())
+            .collect()
+    }
 }
