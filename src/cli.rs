@@ -996,8 +996,8 @@ fn snapshot(args: SnapshotArgs) -> Result<i32> {
 }
 
 /// The total of a host config's session, in one line: what its host would load at once.
-fn session_line(session: &crate::tokens::report::SessionTokens, failed: usize) -> String {
-    use crate::tokens::report::group;
+fn session_line(session: &crate::token_report::SessionTokens, failed: usize) -> String {
+    use crate::text::group_digits;
     let servers = session.servers.len();
     let mut line = format!(
         "session {} ({}): {} server{}",
@@ -1013,9 +1013,9 @@ fn session_line(session: &crate::tokens::report::SessionTokens, failed: usize) -
         ", {} tool{}, {} tokens loaded, {:.1}% of a {}-token window",
         session.tools,
         if session.tools == 1 { "" } else { "s" },
-        group(session.loaded_tokens),
+        group_digits(session.loaded_tokens),
         session.window_share * 100.0,
-        group(crate::config::sessions::DEFAULT_WINDOW)
+        group_digits(crate::config::sessions::DEFAULT_WINDOW)
     ));
     line
 }
@@ -1344,7 +1344,7 @@ fn tokens(args: TokensArgs) -> Result<i32> {
     if let Some(live) = live {
         let session = live.session.clone();
         let (captures, errors) = live.capture(args.live.limits());
-        let window = args.window.unwrap_or(crate::tokens::report::DEFAULT_WINDOW);
+        let window = args.window.unwrap_or(crate::token_report::DEFAULT_WINDOW);
         let mut report = live_tokens(&captures, session.as_ref(), encoding, window)?;
         if let Some((name, count)) = &target {
             report.count_as(name, count);
@@ -1366,8 +1366,8 @@ fn tokens(args: TokensArgs) -> Result<i32> {
         "tokens",
         args.stdin_filename.as_deref(),
     )?;
-    let window = args.window.unwrap_or(crate::tokens::report::DEFAULT_WINDOW);
-    let mut report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
+    let window = args.window.unwrap_or(crate::token_report::DEFAULT_WINDOW);
+    let mut report = crate::token_report::report(inputs, &Registry::builtin()?, encoding, window);
     if let Some((name, count)) = &target {
         report.count_as(name, count);
     }
@@ -1389,12 +1389,12 @@ fn live_tokens(
     session: Option<&(String, String)>,
     encoding: Encoding,
     window: usize,
-) -> Result<crate::tokens::report::Report> {
+) -> Result<crate::token_report::Report> {
     let inputs = captures.iter().map(|capture| capture.input()).collect();
-    let mut report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
+    let mut report = crate::token_report::report(inputs, &Registry::builtin()?, encoding, window);
     if let Some((name, host)) = session {
         let servers: Vec<String> = captures.iter().map(|c| c.name.clone()).collect();
-        report.session = Some(crate::tokens::report::SessionTokens::of(
+        report.session = Some(crate::token_report::SessionTokens::of(
             &report, name, host, &servers,
         ));
     }
@@ -1414,8 +1414,8 @@ fn tokens_of_session(
         servers,
     } = crate::config::sessions::session_inputs(config, name)?;
     let window = args.window.unwrap_or(session.window);
-    let mut report = crate::tokens::report::report(inputs, &Registry::builtin()?, encoding, window);
-    report.session = Some(crate::tokens::report::SessionTokens::of(
+    let mut report = crate::token_report::report(inputs, &Registry::builtin()?, encoding, window);
+    report.session = Some(crate::token_report::SessionTokens::of(
         &report,
         name,
         &session.host.value,
@@ -1425,12 +1425,12 @@ fn tokens_of_session(
     Ok(if report.has_errors() { 1 } else { 0 })
 }
 
-fn print_tokens(args: &TokensArgs, report: &crate::tokens::report::Report) {
+fn print_tokens(args: &TokensArgs, report: &crate::token_report::Report) {
     print(&match args.format {
-        TokensFormat::Json => crate::tokens::report::render_json(report),
-        TokensFormat::Human => crate::tokens::report::render_human(
+        TokensFormat::Json => crate::token_report::render_json(report),
+        TokensFormat::Human => crate::token_report::render_human(
             report,
-            crate::tokens::report::Style {
+            crate::token_report::Style {
                 color: use_color(args.color),
             },
         ),

@@ -29,5 +29,6 @@ pub mod snapshot;
 pub mod suppress;
 pub mod targets;
 pub mod text;
+pub mod token_report;
 pub mod tokens;
 pub mod watch;

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::{Class, FileDiff, Report, Status, Tokens, ToolDiff};
-use crate::tokens::report::group;
+use crate::text::group_digits;
 
 /// Writes the report as JSON to `out` as it is serialized: a diff of two large sets is tens
 /// of megabytes, not worth a copy in memory.
@@ -32,9 +32,9 @@ fn color(class: Class) -> &'static str {
 /// `+12` or `-3`.
 fn signed(delta: i64) -> String {
     if delta > 0 {
-        format!("+{}", group(delta.unsigned_abs() as usize))
+        format!("+{}", group_digits(delta.unsigned_abs() as usize))
     } else if delta < 0 {
-        format!("-{}", group(delta.unsigned_abs() as usize))
+        format!("-{}", group_digits(delta.unsigned_abs() as usize))
     } else {
         "±0".to_string()
     }
@@ -44,8 +44,8 @@ fn signed(delta: i64) -> String {
 fn tokens_text(tokens: &Tokens) -> String {
     let mut text = format!(
         "{} → {} ({}",
-        group(tokens.old),
-        group(tokens.new),
+        group_digits(tokens.old),
+        group_digits(tokens.new),
         signed(tokens.delta)
     );
     if tokens.old > 0 && tokens.delta != 0 {
@@ -147,7 +147,7 @@ pub fn human(report: &Report, use_color: bool) -> String {
                 Status::Added | Status::Removed => {
                     format!("{} tokens", signed(tool.tokens.delta))
                 }
-                _ if tool.tokens.delta == 0 => format!("{} tokens", group(tool.tokens.new)),
+                _ if tool.tokens.delta == 0 => format!("{} tokens", group_digits(tool.tokens.new)),
                 _ => format!("tokens {}", tokens_text(&tool.tokens)),
             };
             let _ = writeln!(
@@ -379,8 +379,16 @@ fn chart(report: &Report, rows: &[(&FileDiff, &ToolDiff)], out: &mut String) {
     let set_max = total.old.max(total.new);
     lines.push((
         "all tools".to_string(),
-        format!("{} {}", bar(total.old, set_max, WIDTH), group(total.old)),
-        format!("{} {}", bar(total.new, set_max, WIDTH), group(total.new)),
+        format!(
+            "{} {}",
+            bar(total.old, set_max, WIDTH),
+            group_digits(total.old)
+        ),
+        format!(
+            "{} {}",
+            bar(total.new, set_max, WIDTH),
+            group_digits(total.new)
+        ),
         signed(total.delta),
     ));
     let tool_max = moved
@@ -394,12 +402,12 @@ fn chart(report: &Report, rows: &[(&FileDiff, &ToolDiff)], out: &mut String) {
             format!(
                 "{} {}",
                 bar(tool.tokens.old, tool_max, WIDTH),
-                group(tool.tokens.old)
+                group_digits(tool.tokens.old)
             ),
             format!(
                 "{} {}",
                 bar(tool.tokens.new, tool_max, WIDTH),
-                group(tool.tokens.new)
+                group_digits(tool.tokens.new)
             ),
             signed(tool.tokens.delta),
         ));

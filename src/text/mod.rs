@@ -249,6 +249,19 @@ pub fn find_all(regex: &Regex, text: &str, skip_backticks: bool) -> Vec<Range<us
         .collect()
 }
 
+/// `1234567` → `1,234,567`.
+pub fn group_digits(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,5 +377,14 @@ mod tests {
             .map(|r| &text[r])
             .collect();
         assert_eq!(quoted, ["`x`", "``y ` z``"]);
+    }
+
+    #[test]
+    fn digits_in_groups_of_three() {
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(group_digits(999), "999");
+        assert_eq!(group_digits(1000), "1,000");
+        assert_eq!(group_digits(200_000), "200,000");
+        assert_eq!(group_digits(1_234_567), "1,234,567");
     }
 }

@@ -4,7 +4,7 @@
 //! that no text is tokenized twice however many rules ask.
 
 mod bpe;
-pub mod report;
+pub mod budget;
 mod table;
 
 use std::collections::HashMap;

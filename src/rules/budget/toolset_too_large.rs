@@ -6,7 +6,8 @@ use serde::Deserialize;
 use super::helpers::{report_session, report_set, shown};
 use crate::normalize::ToolSet;
 use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
-use crate::tokens::report::{THRESHOLD, fewest_to_defer, group};
+use crate::text::group_digits;
+use crate::tokens::budget::{THRESHOLD, fewest_to_defer};
 
 /// Where the 10% share comes from: the share of the window over which Claude Code's
 /// `ENABLE_TOOL_SEARCH=auto` defers MCP tools to tool search (providers.md, TC-TOK-002).
@@ -121,7 +122,7 @@ impl Rule for ToolsetTooLarge {
                 format!(
                     "{} {} ({:.1}%)",
                     shown(server),
-                    group(*tokens),
+                    group_digits(*tokens),
                     share(*tokens)
                 )
             })
@@ -139,8 +140,8 @@ impl Rule for ToolsetTooLarge {
                  under {}, to {} tokens, {:.1}%), so that tool search loads their tools when \
                  needed, and keep the 3-5 most used tools loaded",
                 join_and(&defer),
-                group(budget),
-                group(rest),
+                group_digits(budget),
+                group_digits(rest),
                 share(rest)
             )
         } else {
@@ -152,7 +153,7 @@ impl Rule for ToolsetTooLarge {
             "session `{}` loads {} tokens of tools ({}) from {} {}, {:.1}% of its {}-token \
              window, over {:.0}% ({})",
             session.name,
-            group(total),
+            group_digits(total),
             ctx.file(0).encoding,
             servers.len(),
             if servers.len() == 1 {
@@ -161,9 +162,9 @@ impl Rule for ToolsetTooLarge {
                 "servers"
             },
             share(total),
-            group(session.window),
+            group_digits(session.window),
             THRESHOLD * 100.0,
-            group(budget),
+            group_digits(budget),
         );
         let help = format!(
             "by server: {}; {advice}; source: {THRESHOLD_SOURCE} (past {:.0}% of the window, \

@@ -9,11 +9,9 @@ use serde::Serialize;
 
 use crate::catalog::Registry;
 use crate::read::Input;
+use crate::text::group_digits;
+use crate::tokens::budget::{THRESHOLD, fewest_to_defer};
 use crate::tokens::{Counter, Encoding, ToolTokens};
-
-/// The share of the window over which the report recommends deferring tools (and the default
-/// budget of `toolset-too-large`: 20,000 of 200,000).
-pub const THRESHOLD: f64 = 0.10;
 
 /// Version of the JSON document; bumped only on incompatible changes.
 pub const JSON_VERSION: u32 = 1;
@@ -173,21 +171,6 @@ pub struct ServerTokens {
     pub loaded_tokens: usize,
     /// Of the session's loaded tokens.
     pub share: f64,
-}
-
-/// The fewest of `sizes` (sorted largest first) to take away, from the largest, so that the
-/// rest is at most `budget`: how many, and the rest. All of them when nothing else fits.
-pub fn fewest_to_defer(sizes: &[usize], budget: usize) -> (usize, usize) {
-    let mut rest: usize = sizes.iter().sum();
-    let mut count = 0;
-    for size in sizes {
-        if rest <= budget {
-            break;
-        }
-        rest -= size;
-        count += 1;
-    }
-    (count, rest)
 }
 
 impl SessionTokens {
@@ -394,11 +377,11 @@ pub fn render_human(report: &Report, style: Style) -> String {
                 "1",
                 &format!(
                     "total: {} files, {} tools ({} deferred), {} tokens loaded, {} deferred ({})",
-                    group(total.files),
-                    group(total.tools),
-                    group(total.deferred_tools),
-                    group(total.loaded_tokens),
-                    group(total.deferred_tokens),
+                    group_digits(total.files),
+                    group_digits(total.tools),
+                    group_digits(total.deferred_tools),
+                    group_digits(total.loaded_tokens),
+                    group_digits(total.deferred_tokens),
                     report.tokenizer
                 )
             )
@@ -491,7 +474,7 @@ fn render_file(
         .map(|(index, column)| {
             file.tools
                 .iter()
-                .map(|row| group(cells(&row.tokens)[index]).len())
+                .map(|row| group_digits(cells(&row.tokens)[index]).len())
                 .chain([column.len()])
                 .max()
                 .unwrap_or(column.len())
@@ -513,7 +496,7 @@ fn render_file(
         };
         let mut line = format!("  {name:<name_width$}");
         for (value, width) in cells(&row.tokens).iter().zip(&widths) {
-            let _ = write!(line, "  {:>width$}", group(*value));
+            let _ = write!(line, "  {:>width$}", group_digits(*value));
         }
         if row.deferred {
             let _ = write!(line, "  deferred");
@@ -539,9 +522,9 @@ fn render_file(
             Some(count) if count.approximate => "≈ ",
             _ => "",
         },
-        group(file.loaded_tokens),
+        group_digits(file.loaded_tokens),
         file.window_share * 100.0,
-        group(report.window)
+        group_digits(report.window)
     );
     if deferred > 0 {
         let _ = writeln!(
@@ -549,14 +532,14 @@ fn render_file(
             "  deferred: {} {}, {} tokens, loaded through tool search when needed",
             deferred,
             plural(deferred, "tool", "tools"),
-            group(file.deferred_tokens)
+            group_digits(file.deferred_tokens)
         );
     }
     if let Some(tokens) = file.instructions {
         let _ = writeln!(
             out,
             "  instructions: {} tokens of system-prompt text, not in the totals",
-            group(tokens)
+            group_digits(tokens)
         );
     }
     if file.skipped > 0 {
@@ -586,7 +569,7 @@ fn render_file(
                 } else {
                     &row.name
                 };
-                format!("`{name}` ({})", group(row.tokens.total))
+                format!("`{name}` ({})", group_digits(row.tokens.total))
             })
             .collect();
         let text = format!(
@@ -648,14 +631,14 @@ fn render_session(
     let tools_width = session
         .servers
         .iter()
-        .map(|row| group(row.loaded_tools).len())
+        .map(|row| group_digits(row.loaded_tools).len())
         .chain(["tools".len()])
         .max()
         .unwrap_or(5);
     let tokens_width = session
         .servers
         .iter()
-        .map(|row| group(row.loaded_tokens).len())
+        .map(|row| group_digits(row.loaded_tokens).len())
         .chain(["tokens".len()])
         .max()
         .unwrap_or(6);
@@ -669,8 +652,8 @@ fn render_session(
             out,
             "  {:<name_width$}  {:>tools_width$}  {:>tokens_width$}  {} {:>5.1}%",
             clip(&row.server, NAME_WIDTH),
-            group(row.loaded_tools),
-            group(row.loaded_tokens),
+            group_digits(row.loaded_tools),
+            group_digits(row.loaded_tokens),
             paint("36", &bar(row.share, unicode)),
             row.share * 100.0
         );
@@ -679,22 +662,22 @@ fn render_session(
     let _ = writeln!(
         out,
         "  total: {} tokens loaded = {:.2}% of a {}-token window ({} {:.0}%, {} tokens)",
-        group(session.loaded_tokens),
+        group_digits(session.loaded_tokens),
         session.window_share * 100.0,
-        group(report.window),
+        group_digits(report.window),
         if session.over_threshold {
             "over"
         } else {
             "within"
         },
         THRESHOLD * 100.0,
-        group(budget)
+        group_digits(budget)
     );
     if session.deferred_tokens > 0 {
         let _ = writeln!(
             out,
             "  deferred: {} tokens, loaded through tool search when needed",
-            group(session.deferred_tokens)
+            group_digits(session.deferred_tokens)
         );
     }
     let _ = writeln!(
@@ -720,7 +703,7 @@ fn render_session(
              tools loaded",
             names.join(", "),
             THRESHOLD * 100.0,
-            group(session.loaded_after_deferral),
+            group_digits(session.loaded_after_deferral),
             session.loaded_after_deferral as f64 * 100.0 / report.window.max(1) as f64
         )
     } else {
@@ -770,30 +753,12 @@ fn clip(text: &str, width: usize) -> String {
     clipped
 }
 
-/// `1234567` → `1,234,567`.
-pub fn group(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn helpers() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1000), "1,000");
-        assert_eq!(group(200_000), "200,000");
-        assert_eq!(group(1_234_567), "1,234,567");
         assert_eq!(bar(0.0, false), ".".repeat(20));
         assert_eq!(bar(0.001, false), format!("#{}", ".".repeat(19)));
         assert_eq!(
@@ -803,15 +768,5 @@ mod tests {
         assert_eq!(bar(1.0, true), "█".repeat(20));
         assert_eq!(clip("abcdef", 4), "abc…");
         assert_eq!(clip("abcd", 4), "abcd");
-    }
-
-    #[test]
-    fn the_fewest_servers_to_defer_are_the_largest() {
-        assert_eq!(fewest_to_defer(&[], 10), (0, 0));
-        assert_eq!(fewest_to_defer(&[5, 3], 10), (0, 8));
-        assert_eq!(fewest_to_defer(&[17, 10, 3, 2], 20), (1, 15));
-        assert_eq!(fewest_to_defer(&[9, 8, 7], 5), (3, 0));
-        assert_eq!(fewest_to_defer(&[9, 8, 7], 7), (2, 7));
-        assert_eq!(fewest_to_defer(&[30], 20), (1, 0));
     }
 }
