@@ -49,10 +49,6 @@ const LAYERS: &[(&str, &[&str])] = &[
 const ALLOWED_UPWARD: &[(&str, &str, usize)] = &[
     ("normalize", "rule", 1),
     ("read", "normalize", 1),
-    ("search", "catalog", 1),
-    ("search", "config", 3),
-    ("search", "lint", 1),
-    ("search", "rules", 1),
     ("tokens", "normalize", 1),
 ];
 

@@ -9,7 +9,6 @@
 //! - [`Engine::Regex`]: Anthropic's `tool_search_tool_regex`: a Python-style pattern of at
 //!   most 200 characters searched in the same fields.
 
-pub mod command;
 pub mod derive;
 pub mod docs;
 

@@ -13,15 +13,14 @@ use crate::read::Input;
 use crate::targets::Profile;
 use crate::tokens::Encoding;
 
-use super::docs::{Naming, docs_of, is_server};
-use super::{Answer, Engine, Hit, Index, Path};
+use crate::search::docs::{Naming, docs_of, is_server};
+use crate::search::{Answer, Engine, Hit, Index, Match, Path};
 
 /// Version of the JSON document; bumped only on incompatible changes.
 const VERSION: u32 = 1;
 
 /// Where the tools come from and how their names are written.
 pub struct Load<'a> {
-    pub engine: Engine,
     /// The host whose wire names the engine sees (a session's host; `claude-code` for the
     /// claude-code engines).
     pub host: Option<Arc<Profile>>,
@@ -114,7 +113,7 @@ struct Row<'a> {
     file: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     score: Option<f64>,
-    why: &'a [super::Match],
+    why: &'a [Match],
 }
 
 #[derive(Debug, Serialize)]

@@ -1,5 +1,7 @@
 //! The command line: argument parsing and the commands. `main.rs` only calls [`main`].
 
+mod search;
+
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -1623,7 +1625,7 @@ fn print(text: &str) {
 
 /// `toolcheck search`: the files' (or a session's) tools in one index, one query.
 fn search(args: SearchArgs) -> Result<i32> {
-    use crate::search::{Engine, command};
+    use crate::search::Engine;
     let engine = match args.engine {
         SearchEngine::ClaudeCode => Engine::ClaudeCode,
         SearchEngine::ClaudeCode21 => Engine::ClaudeCode21,
@@ -1639,7 +1641,7 @@ fn search(args: SearchArgs) -> Result<i32> {
     let registry = registry(&config)?;
     let (inputs, servers, host) = match &args.session {
         Some(name) => {
-            let (inputs, servers, host) = command::session_inputs(&config, name)?;
+            let (inputs, servers, host) = search::session_inputs(&config, name)?;
             (inputs, Some(servers), Some(host))
         }
         None => {
@@ -1653,12 +1655,11 @@ fn search(args: SearchArgs) -> Result<i32> {
             (inputs, None, host)
         }
     };
-    let loaded = command::load(
+    let loaded = search::load(
         inputs,
         &registry,
         config.tokenizer,
-        &command::Load {
-            engine,
+        &search::Load {
             host,
             server_name: args.server_name.as_deref(),
             servers,
@@ -1677,11 +1678,9 @@ fn search(args: SearchArgs) -> Result<i32> {
         .map_err(|error| Error::new(error.0))?;
     let top = args.top.unwrap_or(engine.default_top());
     print(&match args.format {
-        CompatFormat::Json => {
-            command::render_json(&loaded.index, &answer, &args.query, engine, top)
-        }
+        CompatFormat::Json => search::render_json(&loaded.index, &answer, &args.query, engine, top),
         CompatFormat::Human => {
-            command::render_human(&loaded.index, &answer, &args.query, engine, top)
+            search::render_human(&loaded.index, &answer, &args.query, engine, top)
         }
     });
     Ok(if answer.hits.is_empty() { 1 } else { 0 })
