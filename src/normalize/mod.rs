@@ -6,6 +6,7 @@ pub mod schema;
 use crate::diagnostic::Field;
 use crate::parse::{Entry, Node, NodeKind};
 use crate::rule::{Ctx, Target};
+use crate::tokens::ToolParts;
 
 /// The tools of one file (or one server), plus set-level text.
 #[derive(Debug, Default)]
@@ -169,6 +170,28 @@ impl<'a> Tool<'a> {
             Field::InputSchema => self.schema_texts().into_iter().map(text).collect(),
             _ => Vec::new(),
         }
+    }
+}
+
+impl ToolParts for Tool<'_> {
+    fn name_node(&self) -> Option<&Node> {
+        self.name.map(|entry| &entry.value)
+    }
+
+    fn description(&self) -> Option<&Node> {
+        Tool::description(self)
+    }
+
+    fn snippet(&self) -> Option<&Node> {
+        Tool::snippet(self)
+    }
+
+    fn guidelines(&self) -> impl Iterator<Item = &Node> {
+        Tool::guidelines(self)
+    }
+
+    fn input_schema(&self) -> Option<&Node> {
+        Tool::input_schema(self)
     }
 }
 

@@ -16,7 +16,6 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::normalize::Tool;
 use crate::parse::Node;
 
 /// A tiktoken encoding.
@@ -44,6 +43,16 @@ impl Encoding {
         tests::LOADS.with(|loads| loads.set(loads.get() + 1));
         bpe::count(self, text)
     }
+}
+
+/// What the counter counts of a tool: the parts a model reads, each a node of the file
+/// (`normalize::Tool` is one).
+pub trait ToolParts {
+    fn name_node(&self) -> Option<&Node>;
+    fn description(&self) -> Option<&Node>;
+    fn snippet(&self) -> Option<&Node>;
+    fn guidelines(&self) -> impl Iterator<Item = &Node>;
+    fn input_schema(&self) -> Option<&Node>;
 }
 
 /// Token counts of the parts of one tool that a provider sends with every request: the budget
@@ -304,26 +313,30 @@ impl Counter {
     }
 
     /// Bytes of everything [`ToolTokens`] counts: an upper bound of its total.
-    pub fn tool_bytes(&mut self, tool: &Tool<'_>) -> usize {
+    pub fn tool_bytes(&mut self, tool: &impl ToolParts) -> usize {
         let text = |node: Option<&Node>| node.and_then(Node::as_str).map_or(0, str::len);
         let guidelines: usize = tool.guidelines().map(|node| text(Some(node))).sum();
         let schema = tool
             .input_schema()
             .map_or(0, |node| self.schema_bytes(node));
-        tool.name().len() + text(tool.description()) + text(tool.snippet()) + guidelines + schema
+        text(tool.name_node())
+            + text(tool.description())
+            + text(tool.snippet())
+            + guidelines
+            + schema
     }
 
     /// The sum of [`Counter::tool_bytes`] over `tools`, their schemas serialized on all cores
     /// when there are many.
-    pub fn tools_bytes(&mut self, tools: &[&Tool<'_>]) -> usize {
+    pub fn tools_bytes<T: ToolParts>(&mut self, tools: &[&T]) -> usize {
         self.serialize_schemas(tools);
-        tools.iter().map(|tool| self.tool_bytes(tool)).sum()
+        tools.iter().map(|tool| self.tool_bytes(*tool)).sum()
     }
 
     /// Serializes to compact JSON the schemas of `tools` not serialized yet, on all cores when
     /// there are many (100,000 small schemas: a tenth of a second on one core); a few are left
     /// to [`Counter::schema_entry`].
-    fn serialize_schemas(&mut self, tools: &[&Tool<'_>]) {
+    fn serialize_schemas<T: ToolParts>(&mut self, tools: &[&T]) {
         const PARALLEL_SCHEMAS: usize = 256;
         let fresh: Vec<&Node> = tools
             .iter()
@@ -354,21 +367,17 @@ impl Counter {
     /// Token counts of many tools, as [`Counter::tool`] gives them one by one; the texts not
     /// counted yet are tokenized on all cores when there are enough of them, so that one
     /// large file is not a single thread's work.
-    pub fn tools(&mut self, tools: &[&Tool<'_>]) -> Vec<ToolTokens> {
+    pub fn tools<T: ToolParts>(&mut self, tools: &[&T]) -> Vec<ToolTokens> {
         // What is not counted yet, each once: a text is claimed in the memo as it is queued
         // (0 until counted), a schema's compact text taken out of its entry.
         self.serialize_schemas(tools);
         let mut texts: Vec<(NodeKey, &str)> = Vec::new();
         let mut schemas: Vec<(NodeKey, String)> = Vec::new();
         for tool in tools {
-            let nodes = [
-                tool.name.map(|entry| &entry.value),
-                tool.description(),
-                tool.snippet(),
-            ]
-            .into_iter()
-            .flatten()
-            .chain(tool.guidelines());
+            let nodes = [tool.name_node(), tool.description(), tool.snippet()]
+                .into_iter()
+                .flatten()
+                .chain(tool.guidelines());
             for node in nodes {
                 if let Some(text) = node.as_str()
                     && !self.shared.texts.contains_key(&key(node))
@@ -412,20 +421,20 @@ impl Counter {
                 entry.tokens = Some(count);
             }
         }
-        tools.iter().map(|tool| self.tool(tool)).collect()
+        tools.iter().map(|tool| self.tool(*tool)).collect()
     }
 
     /// Each tool's total tokens ([`Counter::tools`] summed per tool).
-    pub fn totals(&mut self, tools: &[&Tool<'_>]) -> Vec<usize> {
+    pub fn totals<T: ToolParts>(&mut self, tools: &[&T]) -> Vec<usize> {
         self.tools(tools).iter().map(ToolTokens::total).collect()
     }
 
     /// Token counts of a tool's parts; each part is counted once per file (the sum is not
     /// kept: it is a few lookups, and a large set has a hundred thousand tools).
-    pub fn tool(&mut self, tool: &Tool<'_>) -> ToolTokens {
+    pub fn tool(&mut self, tool: &impl ToolParts) -> ToolTokens {
         let mut count = |node: Option<&Node>| node.map_or(0, |node| self.text(node));
         ToolTokens {
-            name: count(tool.name.map(|entry| &entry.value)),
+            name: count(tool.name_node()),
             description: count(tool.description()),
             snippet: count(tool.snippet()),
             guidelines: tool.guidelines().map(|node| count(Some(node))).sum(),
@@ -711,13 +720,13 @@ mod tests {
         together.schema(all[1].input_schema().unwrap());
         let at_once = together.tools(&all);
         let mut single = super::Counter::new(O200kBase);
-        let one_by_one: Vec<_> = all.iter().map(|tool| single.tool(tool)).collect();
+        let one_by_one: Vec<_> = all.iter().map(|tool| single.tool(*tool)).collect();
         assert_eq!(at_once.len(), 300);
         assert_eq!(at_once, one_by_one);
         assert_ne!(at_once[0], at_once[1]);
         // The schemas serialized all at once, then counted.
         let mut serialized = super::Counter::new(O200kBase);
-        let bytes: usize = all.iter().map(|tool| single.tool_bytes(tool)).sum();
+        let bytes: usize = all.iter().map(|tool| single.tool_bytes(*tool)).sum();
         assert_eq!(serialized.tools_bytes(&all), bytes);
         assert_eq!(serialized.tools(&all), one_by_one);
     }
