@@ -1,9 +1,7 @@
 //! The stack of `src/`'s top-level modules, bottom to top: a module imports only modules on
 //! lower layers. Every `crate::` path outside `#[cfg(test)] mod` blocks is checked against
-//! [`LAYERS`]; an import against the order fails with its file and line, unless its (from →
-//! to) pair is in [`ALLOWED_UPWARD`], which holds the upward imports left from before the
-//! guard, with their counts of uses. A count may only fall and a pair only leave: when one
-//! falls, the test asks for the lower number, so the old one cannot come back.
+//! [`LAYERS`]; an import against the order fails with its file and line. (The upward imports
+//! from before the guard are gone, and with them its allow-list: none may come back.)
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -45,10 +43,6 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("entry points", &["lib", "main"]),
 ];
 
-/// Upward imports that predate the guard: (from, to, uses). Each is to go, one move at a
-/// time (issue "Layers that hold, in steps").
-const ALLOWED_UPWARD: &[(&str, &str, usize)] = &[("normalize", "rule", 1)];
-
 /// One `crate::` path: where it is and which top-level module it names.
 #[derive(Debug, PartialEq)]
 struct Use {
@@ -86,7 +80,7 @@ fn imports_run_down_the_stack() {
         }
     }
 
-    let problems = judge(&modules, &imports, ALLOWED_UPWARD);
+    let problems = judge(&modules, &imports);
     assert!(
         problems.is_empty(),
         "imports against the stack of src/ (CONTRIBUTING.md, \"The layers\"):\n{problems}"
@@ -94,7 +88,7 @@ fn imports_run_down_the_stack() {
 }
 
 #[test]
-fn an_upward_import_fails_with_its_place_and_a_fallen_count_asks_to_be_written_down() {
+fn an_upward_import_fails_with_its_place_and_a_module_off_the_stack_is_named() {
     let import = |from: &str, module: &str, line: usize| Import {
         from: from.to_string(),
         place: format!("src/{from}/x.rs:{line}"),
@@ -110,47 +104,32 @@ fn an_upward_import_fails_with_its_place_and_a_fallen_count_asks_to_be_written_d
         .collect();
     let imports = [import("rules", "lint", 3), import("lint", "rules", 4)];
 
-    let unknown = judge(&modules, &imports, &[]);
+    let upward = judge(&modules, &imports);
     assert!(
-        unknown.contains("rules imports lint, which sits above it")
-            && unknown.contains("1 use, 0 allowed")
-            && unknown.contains("    src/rules/x.rs:3: crate::lint::Thing"),
-        "{unknown}"
-    );
-    assert!(
-        !unknown.contains("x.rs:4"),
-        "a downward import passes: {unknown}"
-    );
-    assert_eq!(judge(&modules, &imports, &[("rules", "lint", 1)]), "");
-    let fallen = judge(&modules, &imports, &[("rules", "lint", 2)]);
-    assert!(
-        fallen.contains("rules -> lint is down to 1 use from 2"),
-        "{fallen}"
-    );
-    let gone = judge(
-        &modules,
-        &imports,
-        &[("rules", "lint", 1), ("parse", "cli", 1)],
+        upward.contains("rules imports lint, which sits above it")
+            && upward.contains("(1 use)")
+            && upward.contains("    src/rules/x.rs:3: crate::lint::Thing"),
+        "{upward}"
     );
     assert!(
-        gone.contains("parse -> cli no longer imports upward"),
-        "{gone}"
+        !upward.contains("x.rs:4"),
+        "a downward import passes: {upward}"
     );
-    let new_module = judge(&["newcomer".to_string()], &[], &[]);
+    assert_eq!(judge(&modules, &imports[1..]), "");
+    let new_module = judge(&["newcomer".to_string()], &[]);
     assert!(
         new_module.contains("module `newcomer` is on no layer"),
         "{new_module}"
     );
-    let same_layer = judge(&modules, &[import("diff", "fix", 5)], &[]);
+    let same_layer = judge(&modules, &[import("diff", "fix", 5)]);
     assert!(
         same_layer.contains("diff imports fix, which sits on its own layer (commands)"),
         "{same_layer}"
     );
 }
 
-/// What is wrong with `imports` against [`LAYERS`] and `allowed`, one problem a line; empty
-/// when nothing is.
-fn judge(modules: &[String], imports: &[Import], allowed: &[(&str, &str, usize)]) -> String {
+/// What is wrong with `imports` against [`LAYERS`], one problem a line; empty when nothing is.
+fn judge(modules: &[String], imports: &[Import]) -> String {
     let layer_of = layer_of_module();
     let mut problems = String::new();
     for module in modules {
@@ -198,10 +177,6 @@ fn judge(modules: &[String], imports: &[Import], allowed: &[(&str, &str, usize)]
         }
     }
 
-    let allowed: BTreeMap<(&str, &str), usize> = allowed
-        .iter()
-        .map(|&(from, to, uses)| ((from, to), uses))
-        .collect();
     for (&(from, to), places) in &upward {
         let (from_layer, to_layer) = (layer_of[from], layer_of[to]);
         let direction = if from_layer == to_layer {
@@ -215,34 +190,14 @@ fn judge(modules: &[String], imports: &[Import], allowed: &[(&str, &str, usize)]
                 LAYERS[from_layer].0
             )
         };
-        let limit = allowed.get(&(from, to)).copied().unwrap_or(0);
-        if places.len() < limit {
-            let _ = writeln!(
-                problems,
-                "{from} -> {to} is down to {} from {limit}: well done; write {} in \
-                 ALLOWED_UPWARD (tests/layers.rs) so it cannot grow back",
-                uses(places.len()),
-                places.len()
-            );
-        } else if places.len() > limit {
-            let _ = writeln!(
-                problems,
-                "{from} imports {to}, which sits {direction}: {}, {limit} allowed. Move what \
-                 {from} needs down to a lower layer (or {from} up) rather than import upward:",
-                uses(places.len())
-            );
-            for place in places {
-                let _ = writeln!(problems, "    {place}");
-            }
-        }
-    }
-    for &(from, to) in allowed.keys() {
-        if !upward.contains_key(&(from, to)) {
-            let _ = writeln!(
-                problems,
-                "{from} -> {to} no longer imports upward: well done; remove it from \
-                 ALLOWED_UPWARD (tests/layers.rs)"
-            );
+        let _ = writeln!(
+            problems,
+            "{from} imports {to}, which sits {direction} ({}). Move what {from} needs down to a \
+             lower layer (or {from} up) rather than import upward:",
+            uses(places.len())
+        );
+        for place in places {
+            let _ = writeln!(problems, "    {place}");
         }
     }
     problems

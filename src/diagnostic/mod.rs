@@ -1,6 +1,7 @@
 //! The one finding type, from the rule that reports it to the renderer that prints it.
 
 mod report;
+pub mod reporter;
 
 use std::borrow::Cow;
 use std::fmt;

@@ -4,8 +4,8 @@
 pub mod schema;
 
 use crate::diagnostic::Field;
+use crate::diagnostic::reporter::{Reporter, Target};
 use crate::parse::{Entry, Node, NodeKind};
-use crate::rule::{Ctx, Target};
 use crate::tokens::ToolParts;
 
 /// The tools of one file (or one server), plus set-level text.
@@ -229,7 +229,7 @@ const LIMIT_KEYS: &[&str] = &[
 
 /// Normalizes a parsed document. Structural problems are returned beside whatever could be
 /// read, so one bad tool does not hide the findings of the others.
-pub fn normalize<'a>(root: &'a Node, ctx: &mut Ctx<'_>) -> ToolSet<'a> {
+pub fn normalize<'a>(root: &'a Node, reporter: &mut Reporter<'_>) -> ToolSet<'a> {
     let mut set = ToolSet::default();
     let root = match root.get("result") {
         Some(result) if root.get("jsonrpc").is_some() => result,
@@ -238,10 +238,10 @@ pub fn normalize<'a>(root: &'a Node, ctx: &mut Ctx<'_>) -> ToolSet<'a> {
     set.root = Some(root);
     set.tools_entry = root.entry("tools");
     match &root.kind {
-        NodeKind::Array(items) => read_tools(items, &mut set, ctx),
+        NodeKind::Array(items) => read_tools(items, &mut set, reporter),
         NodeKind::Object(_) => {
             if let Some(tools) = root.entry("tools") {
-                read_set_fields(root, &mut set, ctx);
+                read_set_fields(root, &mut set, reporter);
                 match tools.value.as_array() {
                     // Gemini also nests its declarations as `tools: [{functionDeclarations}]`.
                     Some(items) => {
@@ -250,23 +250,23 @@ pub fn normalize<'a>(root: &'a Node, ctx: &mut Ctx<'_>) -> ToolSet<'a> {
                         for item in items {
                             match item.get("functionDeclarations") {
                                 Some(declarations) => {
-                                    read_declarations(declarations, &mut set, ctx)
+                                    read_declarations(declarations, &mut set, reporter)
                                 }
-                                None => read_tools(std::slice::from_ref(item), &mut set, ctx),
+                                None => read_tools(std::slice::from_ref(item), &mut set, reporter),
                             }
                         }
                     }
-                    None => wrong_type(ctx, &tools.value, "an array of tools", Field::File),
+                    None => wrong_type(reporter, &tools.value, "an array of tools", Field::File),
                 }
             } else if let Some(declarations) = root.get("functionDeclarations") {
-                read_declarations(declarations, &mut set, ctx);
+                read_declarations(declarations, &mut set, reporter);
             } else if root.get("name").is_some() {
-                read_tools(std::slice::from_ref(root), &mut set, ctx);
+                read_tools(std::slice::from_ref(root), &mut set, reporter);
             } else {
-                unrecognized(ctx, root);
+                unrecognized(reporter, root);
             }
         }
-        _ => unrecognized(ctx, root),
+        _ => unrecognized(reporter, root),
     }
     set
 }
@@ -322,7 +322,7 @@ pub(crate) use test_support::normalize_alone;
 /// Test support, which may use the whole crate.
 #[cfg(test)]
 mod test_support {
-    use super::{Ctx, Node, ToolSet, normalize};
+    use super::{Node, Reporter, ToolSet, normalize};
 
     /// Normalizes with no file around it: the tool set and the `invalid-manifest` findings.
     pub(crate) fn normalize_alone(
@@ -332,31 +332,32 @@ mod test_support {
         let registry = crate::catalog::Registry::builtin().expect("the built-in catalog loads");
         let meta = registry.native::<crate::rules::meta::invalid_manifest::InvalidManifest>();
         let rule = crate::lint::select::active(meta, meta.default_severity);
-        let mut ctx = Ctx::new(&file, crate::tokens::Encoding::default(), &rule);
-        let set = normalize(root, &mut ctx);
-        (set, ctx.take_findings())
+        let mut reporter = Reporter::new(&file, &rule);
+        let set = normalize(root, &mut reporter);
+        (set, reporter.take_findings())
     }
 }
 
-fn unrecognized(ctx: &mut Ctx<'_>, root: &Node) {
+fn unrecognized(reporter: &mut Reporter<'_>, root: &Node) {
     let found = match root.kind {
         NodeKind::Null => "an empty document".to_string(),
         _ => root.type_name().to_string(),
     };
-    ctx.report(
-        Field::File,
-        Target::Start(root),
-        format!("no tool definition found: the file holds {found}"),
-    )
-    .help(
-        "a manifest is a tool object with `name`, an array of tools, or an object with a \
+    reporter
+        .report(
+            Field::File,
+            Target::Start(root),
+            format!("no tool definition found: the file holds {found}"),
+        )
+        .help(
+            "a manifest is a tool object with `name`, an array of tools, or an object with a \
          `tools` array (MCP `tools/list`, Anthropic, OpenAI) or `functionDeclarations` (Gemini)",
-    );
+        );
 }
 
-fn read_set_fields<'a>(root: &'a Node, set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
-    set.instructions = string_entry(root, "instructions", Field::Instructions, ctx);
-    set.server = string_entry(root, "server", Field::File, ctx);
+fn read_set_fields<'a>(root: &'a Node, set: &mut ToolSet<'a>, reporter: &mut Reporter<'_>) {
+    set.instructions = string_entry(root, "instructions", Field::Instructions, reporter);
+    set.server = string_entry(root, "server", Field::File, reporter);
     // A file whose tools use native keys is a native set file; its own unknown keys are errors.
     let native = root
         .get("tools")
@@ -364,34 +365,39 @@ fn read_set_fields<'a>(root: &'a Node, set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>)
         .is_some_and(|tools| {
             tools
                 .iter()
-                .any(|tool| detect_in(tool, &ctx.file.name) == Dialect::Native)
+                .any(|tool| detect_in(tool, &reporter.file.name) == Dialect::Native)
         });
     if native {
-        unknown_keys(root, NATIVE_SET_KEYS, Field::File, ctx);
+        unknown_keys(root, NATIVE_SET_KEYS, Field::File, reporter);
     }
 }
 
-fn read_declarations<'a>(node: &'a Node, set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
+fn read_declarations<'a>(node: &'a Node, set: &mut ToolSet<'a>, reporter: &mut Reporter<'_>) {
     match node.as_array() {
         Some(items) => {
             for item in items {
-                read_tool(item, Dialect::Gemini, set, ctx);
+                read_tool(item, Dialect::Gemini, set, reporter);
             }
         }
-        None => wrong_type(ctx, node, "an array of function declarations", Field::File),
+        None => wrong_type(
+            reporter,
+            node,
+            "an array of function declarations",
+            Field::File,
+        ),
     }
 }
 
-fn read_tools<'a>(items: &'a [Node], set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
+fn read_tools<'a>(items: &'a [Node], set: &mut ToolSet<'a>, reporter: &mut Reporter<'_>) {
     set.tools.reserve(items.len());
     for item in items {
         if item.as_object().is_none() {
-            wrong_type(ctx, item, "a tool object", Field::File);
+            wrong_type(reporter, item, "a tool object", Field::File);
             continue;
         }
         // OpenAI Chat Completions wraps the definition: {"type": "function", "function": {...}}.
         if let Some(function) = item.get("function").filter(|f| f.as_object().is_some()) {
-            read_tool(function, Dialect::OpenAiChat, set, ctx);
+            read_tool(function, Dialect::OpenAiChat, set, reporter);
             continue;
         }
         let kind = item.get("type").and_then(Node::as_str);
@@ -402,9 +408,9 @@ fn read_tools<'a>(items: &'a [Node], set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
         let dialect = if kind == Some("function") {
             Dialect::OpenAiResponses
         } else {
-            detect_in(item, &ctx.file.name)
+            detect_in(item, &reporter.file.name)
         };
-        read_tool(item, dialect, set, ctx);
+        read_tool(item, dialect, set, reporter);
     }
 }
 
@@ -461,19 +467,25 @@ fn detect(tool: &Node) -> Dialect {
     }
 }
 
-fn read_tool<'a>(node: &'a Node, dialect: Dialect, set: &mut ToolSet<'a>, ctx: &mut Ctx<'_>) {
+fn read_tool<'a>(
+    node: &'a Node,
+    dialect: Dialect,
+    set: &mut ToolSet<'a>,
+    reporter: &mut Reporter<'_>,
+) {
     if node.as_object().is_none() {
-        wrong_type(ctx, node, "a tool object", Field::File);
+        wrong_type(reporter, node, "a tool object", Field::File);
         return;
     }
     let name = match node.entry("name") {
         Some(entry) if entry.value.as_str().is_some() => Some(entry),
         Some(entry) => {
-            wrong_type(ctx, &entry.value, "a string", Field::Name);
+            wrong_type(reporter, &entry.value, "a string", Field::Name);
             None
         }
         None => {
-            ctx.report(Field::Name, Target::Start(node), "tool has no `name`")
+            reporter
+                .report(Field::Name, Target::Start(node), "tool has no `name`")
                 .help("every tool needs a `name`: the identifier the model calls");
             None
         }
@@ -482,48 +494,50 @@ fn read_tool<'a>(node: &'a Node, dialect: Dialect, set: &mut ToolSet<'a>, ctx: &
         .and_then(|entry| entry.value.as_str())
         .map(str::to_string);
     // Every problem from here on is about this tool.
-    ctx.set_tool(tool_name.as_deref());
-    let string = |key: &str, field: Field, ctx: &mut Ctx<'_>| string_entry(node, key, field, ctx);
+    reporter.set_tool(tool_name.as_deref());
+    let string = |key: &str, field: Field, reporter: &mut Reporter<'_>| {
+        string_entry(node, key, field, reporter)
+    };
     let first_of = |keys: &[&str]| keys.iter().find_map(|key| node.entry(key));
 
-    let title = string("title", Field::Title, ctx);
-    let description = string("description", Field::Description, ctx);
+    let title = string("title", Field::Title, reporter);
+    let description = string("description", Field::Description, reporter);
     let snippet = first_of(&["snippet", "promptSnippet"])
-        .and_then(|entry| typed(entry, Expect::String, Field::Snippet, ctx));
+        .and_then(|entry| typed(entry, Expect::String, Field::Snippet, reporter));
     let guidelines = first_of(&["guidelines", "promptGuidelines"])
-        .and_then(|entry| typed(entry, Expect::StringList, Field::Guidelines, ctx));
+        .and_then(|entry| typed(entry, Expect::StringList, Field::Guidelines, reporter));
     let input_schema = first_of(SCHEMA_KEYS)
-        .and_then(|entry| typed(entry, Expect::Schema, Field::InputSchema, ctx));
+        .and_then(|entry| typed(entry, Expect::Schema, Field::InputSchema, reporter));
     let output_schema = first_of(&["output_schema", "outputSchema"])
-        .and_then(|entry| typed(entry, Expect::Schema, Field::OutputSchema, ctx));
+        .and_then(|entry| typed(entry, Expect::Schema, Field::OutputSchema, reporter));
     let annotations = node
         .entry("annotations")
-        .and_then(|entry| typed(entry, Expect::Object, Field::File, ctx));
+        .and_then(|entry| typed(entry, Expect::Object, Field::File, reporter));
     let limits = node
         .entry("limits")
-        .and_then(|entry| typed(entry, Expect::Array, Field::Limits, ctx));
+        .and_then(|entry| typed(entry, Expect::Array, Field::Limits, reporter));
     if let Some(limits) = limits {
-        check_limits(&limits.value, ctx);
+        check_limits(&limits.value, reporter);
     }
     let results = node
         .entry("results")
-        .and_then(|entry| typed(entry, Expect::StringMap, Field::Results, ctx));
-    let flag = |key: &str, ctx: &mut Ctx<'_>| {
+        .and_then(|entry| typed(entry, Expect::StringMap, Field::Results, reporter));
+    let flag = |key: &str, reporter: &mut Reporter<'_>| {
         node.entry(key)
-            .and_then(|entry| typed(entry, Expect::Bool, Field::File, ctx))
+            .and_then(|entry| typed(entry, Expect::Bool, Field::File, reporter))
             .and_then(|entry| entry.value.as_bool())
             .unwrap_or(false)
     };
-    let defer_loading = flag("defer_loading", ctx);
-    let always_load = flag("always_load", ctx);
-    let search_hint = string("search_hint", Field::Description, ctx);
+    let defer_loading = flag("defer_loading", reporter);
+    let always_load = flag("always_load", reporter);
+    let search_hint = string("search_hint", Field::Description, reporter);
     let search_queries = node
         .entry("search_queries")
-        .and_then(|entry| typed(entry, Expect::StringList, Field::File, ctx));
+        .and_then(|entry| typed(entry, Expect::StringList, Field::File, reporter));
     if dialect == Dialect::Native {
-        unknown_keys(node, NATIVE_TOOL_KEYS, Field::File, ctx);
+        unknown_keys(node, NATIVE_TOOL_KEYS, Field::File, reporter);
     }
-    ctx.set_tool(None);
+    reporter.set_tool(None);
     set.tools.push(Tool {
         node,
         dialect,
@@ -603,7 +617,7 @@ fn typed<'a>(
     entry: &'a Entry,
     expect: Expect,
     field: Field,
-    ctx: &mut Ctx<'_>,
+    reporter: &mut Reporter<'_>,
 ) -> Option<&'a Entry> {
     if matches!(entry.value.kind, NodeKind::Null) {
         return None;
@@ -616,7 +630,7 @@ fn typed<'a>(
             } else {
                 "a string"
             };
-            wrong_type(ctx, wrong, expected, field);
+            wrong_type(reporter, wrong, expected, field);
             None
         }
     }
@@ -626,13 +640,13 @@ fn string_entry<'a>(
     node: &'a Node,
     key: &str,
     field: Field,
-    ctx: &mut Ctx<'_>,
+    reporter: &mut Reporter<'_>,
 ) -> Option<&'a Entry> {
     node.entry(key)
-        .and_then(|entry| typed(entry, Expect::String, field, ctx))
+        .and_then(|entry| typed(entry, Expect::String, field, reporter))
 }
 
-fn wrong_type(ctx: &mut Ctx<'_>, node: &Node, expected: &str, field: Field) {
+fn wrong_type(reporter: &mut Reporter<'_>, node: &Node, expected: &str, field: Field) {
     let pointer = node.pointer.written();
     let mut tokens = pointer.rsplit('/');
     let key = tokens.next().unwrap_or_default();
@@ -640,14 +654,14 @@ fn wrong_type(ctx: &mut Ctx<'_>, node: &Node, expected: &str, field: Field) {
         (Ok(index), Some(parent)) => format!("item {} of `{parent}`", index + 1),
         _ => format!("`{key}`"),
     };
-    ctx.report(
+    reporter.report(
         field,
         Target::Value(node),
         format!("{subject} must be {expected}, found {}", node.type_name()),
     );
 }
 
-fn unknown_keys(node: &Node, known: &[&str], field: Field, ctx: &mut Ctx<'_>) {
+fn unknown_keys(node: &Node, known: &[&str], field: Field, reporter: &mut Reporter<'_>) {
     for entry in node.as_object().unwrap_or_default() {
         if known.contains(&entry.key.as_str()) {
             continue;
@@ -656,42 +670,44 @@ fn unknown_keys(node: &Node, known: &[&str], field: Field, ctx: &mut Ctx<'_>) {
             Some(close) => format!("did you mean `{close}`?"),
             None => format!("known keys: {}", known.join(", ")),
         };
-        ctx.report(
-            field,
-            Target::Key(entry),
-            format!("unknown key `{}`", entry.key),
-        )
-        .help(help);
+        reporter
+            .report(
+                field,
+                Target::Key(entry),
+                format!("unknown key `{}`", entry.key),
+            )
+            .help(help);
     }
 }
 
-fn check_limits(limits: &Node, ctx: &mut Ctx<'_>) {
+fn check_limits(limits: &Node, reporter: &mut Reporter<'_>) {
     for limit in limits.as_array().unwrap_or_default() {
         let Some(entries) = limit.as_object() else {
             wrong_type(
-                ctx,
+                reporter,
                 limit,
                 "a limit object (`at` plus bounds)",
                 Field::Limits,
             );
             continue;
         };
-        unknown_keys(limit, LIMIT_KEYS, Field::Limits, ctx);
+        unknown_keys(limit, LIMIT_KEYS, Field::Limits, reporter);
         match limit.get("at") {
             Some(at) if at.as_str().is_some() => {}
-            Some(at) => wrong_type(ctx, at, "a JSON Pointer string", Field::Limits),
+            Some(at) => wrong_type(reporter, at, "a JSON Pointer string", Field::Limits),
             None => {
-                ctx.report(
-                    Field::Limits,
-                    Target::Start(limit),
-                    "limit has no `at` pointer",
-                )
-                .help("add `at: /properties/<name>`, a JSON Pointer into input_schema");
+                reporter
+                    .report(
+                        Field::Limits,
+                        Target::Start(limit),
+                        "limit has no `at` pointer",
+                    )
+                    .help("add `at: /properties/<name>`, a JSON Pointer into input_schema");
             }
         }
         for entry in entries.iter().filter(|entry| entry.key != "at") {
             if LIMIT_KEYS.contains(&entry.key.as_str()) && entry.value.as_f64().is_none() {
-                wrong_type(ctx, &entry.value, "a number", Field::Limits);
+                wrong_type(reporter, &entry.value, "a number", Field::Limits);
             }
         }
     }
