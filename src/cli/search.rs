@@ -8,13 +8,76 @@ use serde::Serialize;
 
 use crate::catalog::Registry;
 use crate::config::Config;
-use crate::error::Result;
+use crate::error::{Error, Result};
+
+use super::args::{CompatFormat, SearchArgs, SearchEngine};
+use super::{gather, load_config, print, registry};
 use crate::read::Input;
 use crate::targets::Profile;
 use crate::tokens::Encoding;
 
 use crate::search::docs::{Naming, docs_of, is_server};
 use crate::search::{Answer, Engine, Hit, Index, Match, Path};
+
+/// `toolcheck search`: the files' (or a session's) tools in one index, one query.
+pub(super) fn run(args: SearchArgs) -> Result<i32> {
+    let engine = match args.engine {
+        SearchEngine::ClaudeCode => Engine::ClaudeCode,
+        SearchEngine::ClaudeCode21 => Engine::ClaudeCode21,
+        SearchEngine::Bm25 => Engine::Bm25,
+        SearchEngine::Regex => Engine::Regex,
+    };
+    if engine == Engine::Regex {
+        crate::search::compile(&args.query).map_err(|error| {
+            Error::new(error.0).with_help("write the pattern as Python's `re` would take it")
+        })?;
+    }
+    let config = load_config(&args.config)?;
+    let registry = registry(&config)?;
+    let (inputs, servers, host) = match &args.session {
+        Some(name) => {
+            let (inputs, servers, host) = session_inputs(&config, name)?;
+            (inputs, Some(servers), Some(host))
+        }
+        None => {
+            let (inputs, errors) = gather(&config, &args.discovery, &args.paths, "search", None)?;
+            let inputs = Error::after(errors, Ok(inputs))?;
+            let host = if engine.host_names() {
+                Some(crate::targets::find("claude-code")?)
+            } else {
+                None
+            };
+            (inputs, None, host)
+        }
+    };
+    let loaded = load(
+        inputs,
+        &registry,
+        config.tokenizer,
+        &Load {
+            host,
+            server_name: args.server_name.as_deref(),
+            servers,
+        },
+    );
+    for unread in &loaded.unread {
+        eprintln!("warning: no tools read from {unread}");
+    }
+    if loaded.index.is_empty() {
+        return Err(Error::new("no tools to search in the given files")
+            .with_help("name MCP `tools/list` captures or tool manifests"));
+    }
+    let answer = loaded
+        .index
+        .search(engine, &args.query)
+        .map_err(|error| Error::new(error.0))?;
+    let top = args.top.unwrap_or(engine.default_top());
+    print(&match args.format {
+        CompatFormat::Json => render_json(&loaded.index, &answer, &args.query, engine, top),
+        CompatFormat::Human => render_human(&loaded.index, &answer, &args.query, engine, top),
+    });
+    Ok(if answer.hits.is_empty() { 1 } else { 0 })
+}
 
 /// Version of the JSON document; bumped only on incompatible changes.
 const VERSION: u32 = 1;
