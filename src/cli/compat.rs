@@ -28,17 +28,13 @@ pub(super) fn run(args: CompatArgs) -> Result<i32> {
             Ok((registry, linter))
         }),
     )?;
-    let names = match &args.target {
-        Some(names) => names.clone(),
-        None => config.targets.iter().map(|t| t.value.clone()).collect(),
-    };
-    let mut targets: Vec<String> = Vec::new();
-    for name in &names {
-        let profile = crate::targets::find(name)?;
-        if !targets.iter().any(|known| **known == *profile.name) {
-            targets.push(profile.name.to_string());
-        }
-    }
+    // As `lint` reads them: `--target`, else `targets:`.
+    let targets: Vec<String> = linter
+        .targets()
+        .selected
+        .iter()
+        .map(|profile| profile.name.to_string())
+        .collect();
     if targets.is_empty() {
         return Err(
             Error::new("`compat` needs at least one target").with_help(format!(

@@ -74,6 +74,11 @@ impl Linter {
         &self.selection.settings
     }
 
+    /// The targets this run checks against (`--target`, else `targets:`), resolved.
+    pub fn targets(&self) -> &crate::targets::Targets {
+        &self.selection.targets
+    }
+
     /// Reports only findings that `baseline` does not record.
     pub fn with_baseline(mut self, baseline: Baseline) -> Linter {
         self.baseline = Some(baseline);

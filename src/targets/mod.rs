@@ -190,6 +190,19 @@ pub fn find(name: &str) -> Result<Arc<Profile>> {
         })
 }
 
+/// The profiles `names` name (a target or an alias each), each once, in the order first named:
+/// how `--target` and `targets:` are read, by every command.
+pub fn find_all(names: &[String]) -> Result<Vec<Arc<Profile>>> {
+    let mut profiles: Vec<Arc<Profile>> = Vec::new();
+    for name in names {
+        let profile = find(name)?;
+        if !profiles.iter().any(|known| known.name == profile.name) {
+            profiles.push(profile);
+        }
+    }
+    Ok(profiles)
+}
+
 /// The names of the built-in profiles, and the aliases.
 pub fn known() -> Vec<String> {
     let mut names: Vec<String> = builtin()
@@ -254,13 +267,7 @@ impl Targets {
 
     /// The named targets (in the order given; repeats count once).
     pub fn select(names: &[String], server_name: Option<String>) -> Result<Targets> {
-        let mut selected: Vec<Arc<Profile>> = Vec::new();
-        for name in names {
-            let profile = find(name)?;
-            if !selected.iter().any(|p| p.name == profile.name) {
-                selected.push(profile);
-            }
-        }
+        let selected = find_all(names)?;
         // A constraint that two selected targets share (a host and its provider) is checked
         // once, for the first.
         let mut seen = HashSet::new();

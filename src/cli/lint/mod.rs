@@ -11,6 +11,7 @@ use crate::catalog::Registry;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::lint::{FileReport, Linter, Overrides};
+use crate::read::Input;
 use crate::read::discover::{Discovery, Target};
 use crate::render::{self, Output, Summary, Totals};
 use crate::suppress::baseline::Baseline;
@@ -106,6 +107,66 @@ pub(super) fn lint_once(args: &LintArgs) -> Result<i32> {
     } else {
         Format::Full
     });
+    let Some(mut run) = prepare(args)? else {
+        return Ok(0);
+    };
+    // Servers that could not be listed, paths and files that could not be read: the others'
+    // findings stand, and the run fails.
+    let (inputs, run_errors, session_total) = read_inputs(args, &mut run)?;
+    let mut summary = Summary::default();
+    let mut internal_errors = Vec::new();
+    let written = match write_findings(args, format, &run, inputs, |report| {
+        summary.add(report);
+        if let Some(message) = &report.internal_error {
+            internal_errors.push(internal_error(&report.file.name, message));
+        }
+    })? {
+        ControlFlow::Continue(written) => written,
+        ControlFlow::Break(code) => return Ok(code),
+    };
+    // A closed pipe (`| head`) is no error worth reporting; a full disk is.
+    if let Err(error) = written
+        && error.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        print_error(&Error::new(format!("cannot write the output: {error}")));
+        return Ok(2);
+    }
+    for error in &internal_errors {
+        print_error(error);
+    }
+    if let Some(session) = session_total.filter(|_| !args.quiet) {
+        eprintln!("{}", session_line(&session, run_errors.len()));
+    }
+    for error in &run_errors {
+        print_error(error);
+    }
+    if !run_errors.is_empty() {
+        return Ok(2);
+    }
+    if let Some(max) = args.max_warnings.filter(|max| summary.warnings > *max) {
+        // Otherwise a run with no error would fail without a word.
+        eprintln!(
+            "{} warning{}, more than --max-warnings {max}",
+            summary.warnings,
+            if summary.warnings == 1 { "" } else { "s" }
+        );
+    }
+    let code = exit_code(!internal_errors.is_empty(), &summary, args.max_warnings);
+    Ok(if code == 1 && args.exit_zero { 0 } else { code })
+}
+
+/// A run's settings, resolved: the config (with a host config's session), the rules and the
+/// linter, and the servers to start.
+struct Run {
+    config: Config,
+    registry: Registry,
+    linter: Linter,
+    live: Option<crate::read::live::Request>,
+}
+
+/// Resolves the run's settings; `None` when `--show-settings` printed them and nothing is
+/// to be linted.
+fn prepare(args: &LintArgs) -> Result<Option<Run>> {
     let (mut config, config_errors) = load_config_all(&args.config)?;
     let live = args
         .live
@@ -131,114 +192,108 @@ pub(super) fn lint_once(args: &LintArgs) -> Result<i32> {
     )?;
     if args.show_settings {
         print(&show_settings(&config, &linter, args)?);
-        return Ok(0);
+        return Ok(None);
     }
     let baseline = args.baseline.clone().or_else(|| config.baseline.clone());
     if let (Some(path), None) = (baseline, &args.write_baseline) {
         linter = linter.with_baseline(Baseline::load(&path)?);
     }
-    let mut session_total = None;
-    // Servers that could not be listed, paths and files that could not be read: the others'
-    // findings stand, and the run fails.
-    let (inputs, run_errors) = match live {
-        Some(live) => {
-            let session = live.session.clone();
-            let (captures, errors) = live.capture(args.live.limits());
-            if let Some(session) = &session {
-                let report = live_tokens(
-                    &captures,
-                    Some(session),
-                    linter.encoding,
-                    crate::config::sessions::DEFAULT_WINDOW,
-                )?;
-                session_total = report.session;
-            }
-            let inputs = captures.iter().map(|capture| capture.input()).collect();
-            (inputs, errors)
-        }
-        None => gather(
-            &config,
+    Ok(Some(Run {
+        config,
+        registry,
+        linter,
+        live,
+    }))
+}
+
+/// The inputs: what the servers list (they are started here), or the files read; the errors
+/// of those that could not be; a host config's session total.
+fn read_inputs(
+    args: &LintArgs,
+    run: &mut Run,
+) -> Result<(
+    Vec<Input>,
+    Vec<Error>,
+    Option<crate::token_report::SessionTokens>,
+)> {
+    let Some(live) = run.live.take() else {
+        let (inputs, errors) = gather(
+            &run.config,
             &args.discovery,
             &args.paths,
             "lint",
             args.stdin_filename.as_deref(),
-        )?,
+        )?;
+        return Ok((inputs, errors, None));
     };
+    let session = live.session.clone();
+    let (captures, errors) = live.capture(args.live.limits());
+    let mut session_total = None;
+    if let Some(session) = &session {
+        let report = live_tokens(
+            &captures,
+            Some(session),
+            run.linter.encoding,
+            crate::config::sessions::DEFAULT_WINDOW,
+        )?;
+        session_total = report.session;
+    }
+    let inputs = captures.iter().map(|capture| capture.input()).collect();
+    Ok((inputs, errors, session_total))
+}
+
+/// Lints `inputs` and writes the findings in `format` to stdout, passing each file's report
+/// to `note`; what writing them returned. `Break`: nothing more to print; exit with this
+/// code.
+fn write_findings(
+    args: &LintArgs,
+    format: Format,
+    run: &Run,
+    inputs: Vec<Input>,
+    mut note: impl FnMut(&FileReport),
+) -> Result<ControlFlow<i32, std::io::Result<()>>> {
+    let Run {
+        registry, linter, ..
+    } = run;
     let color = use_color(args.color);
     // The output is written as it is made (its size grows with the findings); an error ends
     // the writing, not the run.
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut totals = Totals::default();
-    let mut internal_errors = Vec::new();
-    let mut note = |report: &FileReport, totals: &mut Totals| {
-        totals.add(report);
-        if let Some(message) = &report.internal_error {
-            internal_errors.push(internal_error(&report.file.name, message));
-        }
-    };
-    let written = if args.fix || args.diff || args.write_baseline.is_some() || args.statistics {
+    if args.fix || args.diff || args.write_baseline.is_some() || args.statistics {
         // These need the whole run before they write anything.
-        let reports = match lint_whole(&linter, args, inputs)? {
+        let reports = match lint_whole(linter, args, inputs)? {
             ControlFlow::Continue(reports) => reports,
-            ControlFlow::Break(code) => return Ok(code),
+            ControlFlow::Break(code) => return Ok(ControlFlow::Break(code)),
         };
-        reports.iter().for_each(|report| note(report, &mut totals));
+        reports.iter().for_each(&mut note);
         let written = if args.statistics {
             let diagnostics = render::diagnostics(&reports);
-            let text = statistics(args, format, diagnostics, &totals.summary);
+            let summary = render::Summary::of(&reports);
+            let text = statistics(args, format, diagnostics, &summary);
             stdout.write_all(text.as_bytes())
         } else {
-            output(format, args, color, &linter, &registry, &mut stdout)
+            output(format, args, color, linter, registry, &mut stdout)
                 .and_then(|output| render::write_all(output, &reports))
         };
-        written.and_then(|()| stdout.flush())
-    } else {
-        // Each file's findings are written as soon as they and the earlier files' are final,
-        // and then dropped: a run's memory does not grow with its files.
-        let mut output = output(format, args, color, &linter, &registry, &mut stdout);
-        linter.lint_each(inputs, |report| {
-            note(&report, &mut totals);
-            if let Ok(out) = &mut output
-                && let Err(error) = out.report(&report)
-            {
-                output = Err(error);
-            }
-        });
-        output
-            .and_then(|output| output.finish(&totals))
-            .and_then(|()| stdout.flush())
-    };
-    drop(stdout);
-    // A closed pipe (`| head`) is no error worth reporting; a full disk is.
-    if let Err(error) = written
-        && error.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        print_error(&Error::new(format!("cannot write the output: {error}")));
-        return Ok(2);
+        return Ok(ControlFlow::Continue(written.and_then(|()| stdout.flush())));
     }
-    for error in &internal_errors {
-        print_error(error);
-    }
-    let summary = totals.summary;
-    if let Some(session) = session_total.filter(|_| !args.quiet) {
-        eprintln!("{}", session_line(&session, run_errors.len()));
-    }
-    for error in &run_errors {
-        print_error(error);
-    }
-    if !run_errors.is_empty() {
-        return Ok(2);
-    }
-    if let Some(max) = args.max_warnings.filter(|max| summary.warnings > *max) {
-        // Otherwise a run with no error would fail without a word.
-        eprintln!(
-            "{} warning{}, more than --max-warnings {max}",
-            summary.warnings,
-            if summary.warnings == 1 { "" } else { "s" }
-        );
-    }
-    let code = exit_code(!internal_errors.is_empty(), &summary, args.max_warnings);
-    Ok(if code == 1 && args.exit_zero { 0 } else { code })
+    // Each file's findings are written as soon as they and the earlier files' are final,
+    // and then dropped: a run's memory does not grow with its files.
+    let mut totals = Totals::default();
+    let mut output = output(format, args, color, linter, registry, &mut stdout);
+    linter.lint_each(inputs, |report| {
+        totals.add(&report);
+        note(&report);
+        if let Ok(out) = &mut output
+            && let Err(error) = out.report(&report)
+        {
+            output = Err(error);
+        }
+    });
+    let written = output
+        .and_then(|output| output.finish(&totals))
+        .and_then(|()| stdout.flush());
+    Ok(ControlFlow::Continue(written))
 }
 
 /// The output of `format` to `out`.

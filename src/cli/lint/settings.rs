@@ -95,6 +95,13 @@ pub(super) fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -
             )),
         }
     }
+    out.push_str(&rules(linter));
+    Ok(out)
+}
+
+/// Every rule's code, name, severity and options, a line each.
+fn rules(linter: &Linter) -> String {
+    let mut out = String::new();
     out.push_str("rules:\n");
     let width = linter
         .settings()
@@ -112,5 +119,5 @@ pub(super) fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    Ok(out)
+    out
 }
