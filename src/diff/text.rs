@@ -1,0 +1,245 @@
+//! Comparing prose: the trigger and anti-trigger sentences of a description or guidelines
+//! (read as the wording rules read them), and the numbers of a description.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use foldhash::{HashMap, HashMapExt, HashSet};
+use regex::Regex;
+use serde_json::Value;
+
+use crate::catalog::Registry;
+use crate::lint::Linter;
+use crate::rules::wording::missing_anti_trigger::MissingAntiTrigger;
+use crate::rules::wording::missing_trigger::MissingTrigger;
+
+use super::report::{Change, Class};
+
+/// The wording rules' readings of triggers and anti-triggers, with the run's options.
+pub(super) struct Detectors {
+    pub(super) triggers: Option<MissingTrigger>,
+    pub(super) boundaries: Option<MissingAntiTrigger>,
+}
+
+impl Detectors {
+    pub(super) fn new(registry: &Registry, linter: &Linter) -> Detectors {
+        fn build<T: crate::catalog::NativeCheck>(
+            registry: &Registry,
+            linter: &Linter,
+        ) -> Option<T> {
+            let code = &registry.native::<T>().code;
+            let setting = linter.settings().iter().find(|s| &s.code == code)?;
+            serde_json::from_value(Value::Object(setting.options.clone())).ok()
+        }
+        Detectors {
+            triggers: build(registry, linter),
+            boundaries: build(registry, linter),
+        }
+    }
+
+    /// The trigger and the boundary sentences among `refs`.
+    fn read(
+        &self,
+        name: &str,
+        refs: &[&str],
+        names: &HashSet<&str>,
+    ) -> (BTreeSet<String>, BTreeSet<String>) {
+        let triggers = self
+            .triggers
+            .as_ref()
+            .map_or_else(|| vec![false; refs.len()], |t| t.triggers(name, refs));
+        let boundaries = self.boundaries.as_ref().map_or_else(
+            || vec![false; refs.len()],
+            |b| b.boundaries(name, refs, names),
+        );
+        // A sentence that says both (`If the user names an author, do not use this tool`) is
+        // where the tool stops.
+        let triggers: Vec<bool> = triggers
+            .iter()
+            .zip(&boundaries)
+            .map(|(trigger, boundary)| *trigger && !*boundary)
+            .collect();
+        let pick = |flags: &[bool]| {
+            refs.iter()
+                .zip(flags)
+                .filter(|(_, flag)| **flag)
+                .map(|(s, _)| s.to_string())
+                .collect()
+        };
+        (pick(&triggers), pick(&boundaries))
+    }
+}
+
+/// The sentences of a text: split after `.`, `!`, `?` followed by a space, and at line
+/// breaks; whitespace collapsed.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut start = 0;
+        let bytes = line.as_bytes();
+        for (index, &byte) in bytes.iter().enumerate() {
+            let end = matches!(byte, b'.' | b'!' | b'?')
+                && bytes.get(index + 1).is_some_and(u8::is_ascii_whitespace)
+                && !abbreviation(&line[..index]);
+            if end {
+                push_sentence(&line[start..=index], &mut out);
+                start = index + 1;
+            }
+        }
+        push_sentence(&line[start..], &mut out);
+    }
+    out
+}
+
+/// Whether the text before a `.` ends with an abbreviation (`e.g`, `i.e`, `etc`, `vs`).
+fn abbreviation(before: &str) -> bool {
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    matches!(
+        word.as_str(),
+        "e.g" | "i.e" | "etc" | "vs" | "cf" | "approx"
+    )
+}
+
+fn push_sentence(text: &str, out: &mut Vec<String>) {
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let bare = collapsed.trim_start_matches(['-', '*', '•', ' ']);
+    if bare.chars().any(char::is_alphanumeric) {
+        out.push(bare.to_string());
+    }
+}
+
+pub(super) fn or_none(items: &[&str]) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// The items of `a` not in `b`, counting repeats (both sorted).
+pub(super) fn difference<'a>(a: &'a [String], b: &[String]) -> Vec<&'a str> {
+    let mut left: HashMap<&str, usize> = HashMap::new();
+    for item in b {
+        *left.entry(item).or_insert(0) += 1;
+    }
+    a.iter()
+        .filter(|item| match left.get_mut(item.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .map(String::as_str)
+        .collect()
+}
+
+static NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b\d+(?:[.,]\d+)*\b").expect("the built-in pattern compiles"));
+
+/// The numbers of a text, sorted.
+pub(super) fn numbers(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = NUMBER
+        .find_iter(text)
+        .map(|m| m.as_str().to_string())
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// The tool names of a file's two versions, for the sentences that name a sibling.
+pub(super) struct Names<'a> {
+    pub(super) old: HashSet<&'a str>,
+    pub(super) new: HashSet<&'a str>,
+    pub(super) same: bool,
+}
+
+/// Trigger and anti-trigger sentences added or removed between two versions of a text (the
+/// tool's name, and its texts).
+pub(super) fn compare_prose(
+    field: &'static str,
+    old: (&str, &[&str]),
+    new: (&str, &[&str]),
+    names: &Names<'_>,
+    detectors: &Detectors,
+    changes: &mut Vec<Change>,
+) {
+    let split =
+        |texts: &[&str]| -> Vec<String> { texts.iter().flat_map(|text| sentences(text)).collect() };
+    let (old_sentences, new_sentences) = (split(old.1), split(new.1));
+    let mut old_refs: Vec<&str> = old_sentences.iter().map(String::as_str).collect();
+    let mut new_refs: Vec<&str> = new_sentences.iter().map(String::as_str).collect();
+    // A sentence reads alike in both versions when the tool and its siblings keep their
+    // names: one in both is neither added nor removed, and need not be read.
+    if old.0 == new.0 && names.same {
+        let in_old: HashSet<&str> = old_refs.iter().copied().collect();
+        let in_new: HashSet<&str> = new_refs.iter().copied().collect();
+        old_refs.retain(|sentence| !in_new.contains(sentence));
+        new_refs.retain(|sentence| !in_old.contains(sentence));
+    }
+    let (old_triggers, old_boundaries) = detectors.read(old.0, &old_refs, &names.old);
+    let (new_triggers, new_boundaries) = detectors.read(new.0, &new_refs, &names.new);
+    for (kind, old, new) in [
+        ("trigger", &old_triggers, &new_triggers),
+        ("anti-trigger", &old_boundaries, &new_boundaries),
+    ] {
+        for sentence in old.difference(new) {
+            changes.push(Change {
+                class: Class::Risky,
+                field,
+                path: String::new(),
+                message: format!("{kind} removed: \"{}\"", shorten(sentence)),
+            });
+        }
+        for sentence in new.difference(old) {
+            changes.push(Change {
+                class: Class::Risky,
+                field,
+                path: String::new(),
+                message: format!("{kind} added: \"{}\"", shorten(sentence)),
+            });
+        }
+    }
+}
+
+/// A sentence of at most 120 characters.
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= 120 {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(119).collect();
+    format!("{}…", cut.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_split_at_ends_and_lines() {
+        assert_eq!(
+            sentences("Search it. Use when asked!\n- Not for code\nv1.2 is out."),
+            [
+                "Search it.",
+                "Use when asked!",
+                "Not for code",
+                "v1.2 is out."
+            ]
+        );
+    }
+
+    #[test]
+    fn abbreviations_do_not_end_a_sentence() {
+        assert_eq!(
+            sentences("Best for vague queries (e.g. \"login fails\"). Not for code, i.e. files."),
+            [
+                "Best for vague queries (e.g. \"login fails\").",
+                "Not for code, i.e. files."
+            ]
+        );
+    }
+}

@@ -1,0 +1,536 @@
+//! Comparing a file pair's tools: matched by name, a removed and an added tool alike in all
+//! but the name taken for a rename, and each matched pair compared field by field.
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use rayon::prelude::*;
+use serde_json::Value;
+
+use super::report::{Change, Class, FileDiff, Findings, Status, Tokens, ToolDiff};
+use super::schema::compare_schema;
+use super::sides::{FileSide, Json, ToolDef};
+use super::text::{Detectors, Names, compare_prose, difference, numbers, or_none};
+use super::{BLOCK, TOKEN_GROWTH, TOKEN_GROWTH_MIN};
+
+pub(super) fn compare_files(
+    old: Option<&FileSide>,
+    new: Option<&FileSide>,
+    detectors: &Detectors,
+) -> FileDiff {
+    let empty: Vec<ToolDef> = Vec::new();
+    let old_tools = old.map_or(&empty, |f| &f.tools);
+    let new_tools = new.map_or(&empty, |f| &f.tools);
+    let mut file = FileDiff {
+        old: old.map(|f| f.name.clone()),
+        new: new.map(|f| f.name.clone()),
+        tokens: Tokens::of(
+            old_tools.iter().map(|t| t.tokens).sum(),
+            new_tools.iter().map(|t| t.tokens).sum(),
+        ),
+        changes: Vec::new(),
+        tools: Vec::new(),
+        unchanged: 0,
+        findings: Findings::default(),
+    };
+    match (
+        old.and_then(|f| f.error.as_ref()),
+        new.and_then(|f| f.error.as_ref()),
+    ) {
+        (None, Some(error)) if old.is_some() => file.changes.push(Change {
+            class: Class::Breaking,
+            field: "file",
+            path: String::new(),
+            message: format!("the file can no longer be read as tools: {error}"),
+        }),
+        (Some(_), None) if new.is_some() => file.changes.push(Change {
+            class: Class::Additive,
+            field: "file",
+            path: String::new(),
+            message: "the file can be read as tools again".to_string(),
+        }),
+        _ => {}
+    }
+    let (old_instructions, new_instructions) = (
+        old.and_then(|f| f.instructions.as_deref()),
+        new.and_then(|f| f.instructions.as_deref()),
+    );
+    if old.is_some() && new.is_some() && old_instructions != new_instructions {
+        file.changes.push(Change {
+            class: Class::Additive,
+            field: "instructions",
+            path: String::new(),
+            message: match (old_instructions, new_instructions) {
+                (None, _) => "server instructions added".to_string(),
+                (_, None) => "server instructions removed".to_string(),
+                _ => "server instructions changed".to_string(),
+            },
+        });
+    }
+    // Tools are matched by name (a name written twice: by its order among those); the two
+    // sides' keys and names are made at once.
+    fn key(tools: &[ToolDef]) -> (Vec<(&str, usize)>, HashSet<&str>) {
+        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(tools.len());
+        let keys = tools
+            .iter()
+            .map(|t| {
+                let n = seen.entry(t.name.as_str()).or_insert(0);
+                *n += 1;
+                (t.name.as_str(), *n)
+            })
+            .collect();
+        (keys, seen.into_keys().collect())
+    }
+    let ((old_keys, old_names), (new_keys, new_names)) =
+        rayon::join(|| key(old_tools), || key(new_tools));
+    let mut old_index: HashMap<(&str, usize), usize> = old_keys
+        .into_iter()
+        .enumerate()
+        .map(|(i, k)| (k, i))
+        .collect();
+    let names = Names {
+        same: old_names == new_names,
+        old: old_names,
+        new: new_names,
+    };
+    let mut added: Vec<usize> = Vec::new();
+    let mut matched: Vec<(usize, usize)> = Vec::new();
+    for (index, key) in new_keys.iter().enumerate() {
+        match old_index.remove(key) {
+            Some(old) => matched.push((old, index)),
+            None => added.push(index),
+        }
+    }
+    let mut removed: Vec<usize> = old_index.into_values().collect();
+    removed.sort_unstable();
+    // A removed and an added tool alike in all but the name are a rename.
+    let mut by_print: HashMap<String, Vec<usize>> = HashMap::new();
+    for &index in removed.iter().rev() {
+        if let Some(print) = fingerprint(&old_tools[index]) {
+            by_print.entry(print).or_default().push(index);
+        }
+    }
+    let mut renamed: HashSet<usize> = HashSet::new();
+    let mut renamed_old: HashSet<usize> = HashSet::new();
+    for &index in &added {
+        let new = &new_tools[index];
+        let Some(old) = fingerprint(new)
+            .and_then(|print| by_print.get_mut(&print))
+            .and_then(Vec::pop)
+        else {
+            continue;
+        };
+        renamed.insert(index);
+        renamed_old.insert(old);
+        let old = &old_tools[old];
+        let mut changes = vec![Change {
+            class: Class::Breaking,
+            field: "name",
+            path: String::new(),
+            message: format!(
+                "renamed from `{}`: callers and prompts that name it break",
+                old.name
+            ),
+        }];
+        changes.extend(token_growth(old.tokens, new.tokens));
+        file.tools.push(tool_diff(
+            new.name.clone(),
+            Some(old.name.clone()),
+            Status::Renamed,
+            Tokens::of(old.tokens, new.tokens),
+            changes,
+        ));
+    }
+    for &index in &removed {
+        if renamed_old.contains(&index) {
+            continue;
+        }
+        let old = &old_tools[index];
+        file.tools.push(tool_diff(
+            old.name.clone(),
+            None,
+            Status::Removed,
+            Tokens::of(old.tokens, 0),
+            vec![Change {
+                class: Class::Breaking,
+                field: "name",
+                path: String::new(),
+                message: "tool removed".to_string(),
+            }],
+        ));
+    }
+    // Each pair is compared on its own: on all cores, in blocks, the results in the pairs' order.
+    let compared: Vec<Vec<Change>> = matched
+        .par_iter()
+        .with_min_len(BLOCK)
+        .map(|&(old, new)| compare_tools(&old_tools[old], &new_tools[new], detectors, &names))
+        .collect();
+    for ((old_index, new_index), changes) in matched.into_iter().zip(compared) {
+        let (old, new) = (&old_tools[old_index], &new_tools[new_index]);
+        if changes.is_empty() {
+            file.unchanged += 1;
+        } else {
+            file.tools.push(tool_diff(
+                new.name.clone(),
+                None,
+                Status::Changed,
+                Tokens::of(old.tokens, new.tokens),
+                changes,
+            ));
+        }
+    }
+    for &index in &added {
+        if renamed.contains(&index) {
+            continue;
+        }
+        let new = &new_tools[index];
+        file.tools.push(tool_diff(
+            new.name.clone(),
+            None,
+            Status::Added,
+            Tokens::of(0, new.tokens),
+            vec![Change {
+                class: Class::Additive,
+                field: "name",
+                path: String::new(),
+                message: "tool added".to_string(),
+            }],
+        ));
+    }
+    file.tools
+        .sort_by(|a, b| (b.class, a.status, &a.name).cmp(&(a.class, b.status, &b.name)));
+    file
+}
+
+fn tool_diff(
+    name: String,
+    old_name: Option<String>,
+    status: Status,
+    tokens: Tokens,
+    changes: Vec<Change>,
+) -> ToolDiff {
+    let class = changes
+        .iter()
+        .map(|c| c.class)
+        .max()
+        .unwrap_or(Class::Additive);
+    ToolDiff {
+        name,
+        old_name,
+        status,
+        class,
+        tokens,
+        changes,
+    }
+}
+
+/// What a tool is besides its name, for rename detection: `None` for a tool with neither a
+/// description nor a schema (two such tools are not alike for anything they say).
+fn fingerprint(tool: &ToolDef) -> Option<String> {
+    if tool
+        .description
+        .as_deref()
+        .is_none_or(|d| d.trim().is_empty())
+        && tool.schema.is_none()
+    {
+        return None;
+    }
+    // The description may name the tool itself.
+    let own = |text: &Option<String>| {
+        text.as_deref()
+            .map(|text| text.replace(tool.name.as_str(), "\u{0}"))
+    };
+    let value = serde_json::json!([
+        own(&tool.description),
+        tool.title,
+        own(&tool.snippet),
+        tool.guidelines
+            .iter()
+            .map(|g| g.replace(tool.name.as_str(), "\u{0}"))
+            .collect::<Vec<_>>(),
+        tool.schema.as_ref().map(Json::value),
+        tool.output_schema.as_ref().map(Json::value),
+        tool.annotations.as_ref().map(Json::value),
+    ]);
+    let mut out = String::new();
+    canonical(&value, &mut out);
+    Some(out)
+}
+
+/// `value` as JSON with object keys sorted, at every depth.
+fn canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Array(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                canonical(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (index, (key, item)) in entries.into_iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                canonical(item, out);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+fn token_growth(old: usize, new: usize) -> Option<Change> {
+    let grew = new.saturating_sub(old);
+    (grew >= TOKEN_GROWTH_MIN && grew as f64 > old as f64 * TOKEN_GROWTH).then(|| Change {
+        class: Class::Risky,
+        field: "tokens",
+        path: String::new(),
+        message: if old == 0 {
+            format!("token cost up from 0 to {new}")
+        } else {
+            format!(
+                "token cost up {:.1}% ({old} → {new}): every request carries it",
+                grew as f64 * 100.0 / old as f64
+            )
+        },
+    })
+}
+
+/// The changes between two versions of one tool.
+fn compare_tools(
+    old: &ToolDef,
+    new: &ToolDef,
+    detectors: &Detectors,
+    names: &Names<'_>,
+) -> Vec<Change> {
+    let mut changes = Vec::new();
+    let change = |class, field, path: &str, message: String| Change {
+        class,
+        field,
+        path: path.to_string(),
+        message,
+    };
+    if old.title != new.title {
+        changes.push(change(
+            Class::Additive,
+            "title",
+            "",
+            "title changed".to_string(),
+        ));
+    }
+    let old_description = old.description.as_deref().unwrap_or_default();
+    let new_description = new.description.as_deref().unwrap_or_default();
+    if old_description != new_description {
+        let before = changes.len();
+        compare_prose(
+            "description",
+            (&old.name, &[old_description]),
+            (&new.name, &[new_description]),
+            names,
+            detectors,
+            &mut changes,
+        );
+        let (old_numbers, new_numbers) = (numbers(old_description), numbers(new_description));
+        if old_numbers != new_numbers {
+            let gone: Vec<&str> = difference(&old_numbers, &new_numbers);
+            let came: Vec<&str> = difference(&new_numbers, &old_numbers);
+            changes.push(change(
+                Class::Risky,
+                "description",
+                "",
+                format!(
+                    "numbers of the description changed ({} → {}): a limit the model reads may \
+                     have moved",
+                    or_none(&gone),
+                    or_none(&came)
+                ),
+            ));
+        }
+        if changes.len() == before {
+            changes.push(change(
+                Class::Additive,
+                "description",
+                "",
+                match (old.description.is_some(), new.description.is_some()) {
+                    (false, true) => "description added".to_string(),
+                    (true, false) => "description removed".to_string(),
+                    _ => "description reworded".to_string(),
+                },
+            ));
+        }
+    }
+    if old.snippet != new.snippet {
+        changes.push(change(
+            Class::Additive,
+            "snippet",
+            "",
+            "snippet changed".to_string(),
+        ));
+    }
+    let mut old_guidelines: Vec<&str> = old.guidelines.iter().map(String::as_str).collect();
+    let mut new_guidelines: Vec<&str> = new.guidelines.iter().map(String::as_str).collect();
+    old_guidelines.sort_unstable();
+    new_guidelines.sort_unstable();
+    if old_guidelines != new_guidelines {
+        let before = changes.len();
+        compare_prose(
+            "guidelines",
+            (&old.name, &old_guidelines),
+            (&new.name, &new_guidelines),
+            names,
+            detectors,
+            &mut changes,
+        );
+        if changes.len() == before {
+            changes.push(change(
+                Class::Additive,
+                "guidelines",
+                "",
+                "guidelines reworded".to_string(),
+            ));
+        }
+    }
+    if old.schema != new.schema {
+        let schema = |json: &Option<Json>| {
+            json.as_ref()
+                .map_or_else(|| Value::Object(serde_json::Map::new()), Json::value)
+        };
+        // Every keyword is compared (the unknown ones as wholes), so a schema that differs only
+        // in order (`required`, `enum`) gives no change.
+        compare_schema(
+            &schema(&old.schema),
+            &schema(&new.schema),
+            "",
+            0,
+            &mut changes,
+        );
+    }
+    if Json::differs(old.output_schema.as_ref(), new.output_schema.as_ref()) {
+        changes.push(change(
+            Class::Additive,
+            "output_schema",
+            "",
+            "output schema changed".to_string(),
+        ));
+    }
+    if Json::differs(old.annotations.as_ref(), new.annotations.as_ref()) {
+        let (old_annotations, new_annotations) = (
+            old.annotations.as_ref().map(Json::value),
+            new.annotations.as_ref().map(Json::value),
+        );
+        let keys = changed_keys(old_annotations.as_ref(), new_annotations.as_ref());
+        changes.push(change(
+            Class::Additive,
+            "annotations",
+            "",
+            format!("annotations changed: {}", keys.join(", ")),
+        ));
+    }
+    if old.deferred != new.deferred {
+        changes.push(change(
+            Class::Additive,
+            "defer_loading",
+            "",
+            if new.deferred {
+                "now deferred (loaded through tool search)".to_string()
+            } else {
+                "no longer deferred (sent with every request)".to_string()
+            },
+        ));
+    }
+    if !changes.is_empty() {
+        changes.extend(token_growth(old.tokens, new.tokens));
+    }
+    merge_parameter_descriptions(&mut changes);
+    // Worst first; within a class, in the order found.
+    changes.sort_by_key(|change| std::cmp::Reverse(change.class));
+    changes
+}
+
+/// The message of a parameter's description change (merged into one change per tool).
+pub(super) const DESCRIPTION_OF: &str = "description of ";
+
+/// One change for all the parameters whose description changed.
+fn merge_parameter_descriptions(changes: &mut Vec<Change>) {
+    let is_one = |c: &Change| {
+        c.field == "input_schema" && !c.path.is_empty() && c.message.starts_with(DESCRIPTION_OF)
+    };
+    let paths: Vec<String> = changes
+        .iter()
+        .filter(|c| is_one(c))
+        .map(|c| c.path.clone())
+        .collect();
+    if paths.len() < 2 {
+        return;
+    }
+    let Some(first) = changes.iter().position(is_one) else {
+        return;
+    };
+    let listed: Vec<String> = paths.iter().map(|p| format!("`{p}`")).collect();
+    let merged = Change {
+        class: Class::Additive,
+        field: "input_schema",
+        path: String::new(),
+        message: format!(
+            "descriptions of {} parameters changed: {}",
+            paths.len(),
+            listed.join(", ")
+        ),
+    };
+    let mut index = 0;
+    changes.retain(|c| {
+        let keep = index < first || !is_one(c);
+        index += 1;
+        keep
+    });
+    changes.insert(first, merged);
+}
+
+fn changed_keys(old: Option<&Value>, new: Option<&Value>) -> Vec<String> {
+    let empty = serde_json::Map::new();
+    let old = old.and_then(Value::as_object).unwrap_or(&empty);
+    let new = new.and_then(Value::as_object).unwrap_or(&empty);
+    let mut keys: Vec<String> = old
+        .keys()
+        .chain(new.keys())
+        .filter(|key| old.get(*key) != new.get(*key))
+        .map(|key| {
+            let show = |v: Option<&Value>| v.map_or("unset".to_string(), Value::to_string);
+            format!("`{key}` {} → {}", show(old.get(key)), show(new.get(key)))
+        })
+        .collect();
+    keys.sort();
+    keys.dedup();
+    if keys.is_empty() {
+        keys.push("(not an object)".to_string());
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_sorts_keys_at_every_depth() {
+        let a = serde_json::json!({"b": 1, "a": {"d": [1, {"f": 1, "e": 2}], "c": null}});
+        let mut out = String::new();
+        canonical(&a, &mut out);
+        assert_eq!(out, r#"{"a":{"c":null,"d":[1,{"e":2,"f":1}]},"b":1}"#);
+    }
+
+    #[test]
+    fn token_growth_needs_a_fifth_and_ten_tokens() {
+        assert!(token_growth(100, 121).is_some());
+        assert!(token_growth(100, 120).is_none());
+        assert!(token_growth(5, 14).is_none());
+        assert!(token_growth(0, 10).is_some());
+    }
+}
