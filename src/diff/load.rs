@@ -294,59 +294,7 @@ fn at_revision(
         .iter()
         .map(|path| (in_repository(prefix, &display_name(path)), path.clone()))
         .collect();
-    let below = |dir: &Path, relative: &str| {
-        let dir = display_name(dir);
-        match dir.as_str() {
-            "." => relative.to_string(),
-            _ => format!("{}/{relative}", dir.trim_end_matches('/')),
-        }
-    };
-    // (path in the repository, name, object, wanted)
-    let mut chosen: Vec<(String, String, String, Option<bool>)> = Vec::new();
-    let mut seen = HashSet::new();
-    for entry in listing.split(|&b| b == 0).filter(|e| !e.is_empty()) {
-        let entry = String::from_utf8_lossy(entry);
-        let Some((meta, path)) = entry.split_once('\t') else {
-            continue;
-        };
-        let mut meta = meta.split(' ');
-        let (mode, kind, object) = (meta.next(), meta.next(), meta.next());
-        // Files only: no submodule, no symbolic link (its blob is the link's target).
-        if kind != Some("blob") || mode == Some("120000") {
-            continue;
-        }
-        let Some(object) = object else {
-            continue;
-        };
-        if !seen.insert(path.to_string()) {
-            continue;
-        }
-        let mut wants = Some(false);
-        let mut name = String::new();
-        for (root, dir) in &roots {
-            let relative = if root.is_empty() {
-                Some(path)
-            } else if path == root {
-                // A file named on the command line is always read.
-                wants = Some(true);
-                name = display_name(dir);
-                break;
-            } else {
-                path.strip_prefix(root.as_str())
-                    .and_then(|rest| rest.strip_prefix('/'))
-            };
-            if let Some(relative) = relative {
-                wants = filter.wants(dir, relative);
-                if wants != Some(false) {
-                    name = below(dir, relative);
-                    break;
-                }
-            }
-        }
-        if wants != Some(false) {
-            chosen.push((path.to_string(), name, object.to_string(), wants));
-        }
-    }
+    let chosen = choose(&listing, &roots, filter);
     let blobs = read_blobs(chosen.iter().map(|(_, _, object, _)| object.as_str()), max)?;
     let mut files = Vec::with_capacity(chosen.len());
     for ((key, path, _, wants), bytes) in chosen.into_iter().zip(blobs) {
@@ -371,6 +319,69 @@ fn at_revision(
         label: revision.to_string(),
         files,
     })
+}
+
+/// A file of a revision's listing to read: (its path in the repository, the name it is shown
+/// under, its object, whether the filter wants it: `None` when its content decides).
+type Chosen = (String, String, String, Option<bool>);
+
+/// The files of `ls-tree -z` output `listing` that the path arguments `roots` (each as the
+/// repository names it, and as written) and `filter` take.
+fn choose(listing: &[u8], roots: &[(String, PathBuf)], filter: &Filter) -> Vec<Chosen> {
+    let below = |dir: &Path, relative: &str| {
+        let dir = display_name(dir);
+        match dir.as_str() {
+            "." => relative.to_string(),
+            _ => format!("{}/{relative}", dir.trim_end_matches('/')),
+        }
+    };
+    // (path in the repository, name, object, wanted)
+    let mut chosen: Vec<Chosen> = Vec::new();
+    let mut seen = HashSet::new();
+    for entry in listing.split(|&b| b == 0).filter(|e| !e.is_empty()) {
+        let entry = String::from_utf8_lossy(entry);
+        let Some((meta, path)) = entry.split_once('\t') else {
+            continue;
+        };
+        let mut meta = meta.split(' ');
+        let (mode, kind, object) = (meta.next(), meta.next(), meta.next());
+        // Files only: no submodule, no symbolic link (its blob is the link's target).
+        if kind != Some("blob") || mode == Some("120000") {
+            continue;
+        }
+        let Some(object) = object else {
+            continue;
+        };
+        if !seen.insert(path.to_string()) {
+            continue;
+        }
+        let mut wants = Some(false);
+        let mut name = String::new();
+        for (root, dir) in roots {
+            let relative = if root.is_empty() {
+                Some(path)
+            } else if path == root {
+                // A file named on the command line is always read.
+                wants = Some(true);
+                name = display_name(dir);
+                break;
+            } else {
+                path.strip_prefix(root.as_str())
+                    .and_then(|rest| rest.strip_prefix('/'))
+            };
+            if let Some(relative) = relative {
+                wants = filter.wants(dir, relative);
+                if wants != Some(false) {
+                    name = below(dir, relative);
+                    break;
+                }
+            }
+        }
+        if wants != Some(false) {
+            chosen.push((path.to_string(), name, object.to_string(), wants));
+        }
+    }
+    chosen
 }
 
 /// Whether `bytes` (of a `.json`, `.yaml` or `.yml` file) hold tool definitions.

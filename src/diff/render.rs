@@ -169,39 +169,44 @@ pub fn human(report: &Report, use_color: bool) -> String {
                 }
             }
         }
-        for (title, findings) in [
-            ("new finding", &file.findings.new),
-            ("fixed finding", &file.findings.fixed),
-        ] {
-            if findings.is_empty() {
-                continue;
-            }
-            let _ = writeln!(
-                out,
-                "  {} {title}{}:",
-                findings.len(),
-                if findings.len() == 1 { "" } else { "s" }
-            );
-            for f in findings.iter().take(HUMAN_FINDINGS) {
-                let _ = writeln!(
-                    out,
-                    "    {}:{}:{}: {} {} {}",
-                    f.file, f.line, f.column, f.code, f.rule, f.message
-                );
-            }
-            if findings.len() > HUMAN_FINDINGS {
-                let _ = writeln!(
-                    out,
-                    "    … and {} more (`--format json` lists them all)",
-                    findings.len() - HUMAN_FINDINGS
-                );
-            }
-        }
+        list_findings(file, &mut out);
     }
     if report.files.is_empty() && report.unreadable.is_empty() {
         out.push_str("\nno change in what the model reads\n");
     }
     out
+}
+
+/// A file's new and fixed findings, the first [`HUMAN_FINDINGS`] of each.
+fn list_findings(file: &FileDiff, out: &mut String) {
+    for (title, findings) in [
+        ("new finding", &file.findings.new),
+        ("fixed finding", &file.findings.fixed),
+    ] {
+        if findings.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  {} {title}{}:",
+            findings.len(),
+            if findings.len() == 1 { "" } else { "s" }
+        );
+        for f in findings.iter().take(HUMAN_FINDINGS) {
+            let _ = writeln!(
+                out,
+                "    {}:{}:{}: {} {} {}",
+                f.file, f.line, f.column, f.code, f.rule, f.message
+            );
+        }
+        if findings.len() > HUMAN_FINDINGS {
+            let _ = writeln!(
+                out,
+                "    … and {} more (`--format json` lists them all)",
+                findings.len() - HUMAN_FINDINGS
+            );
+        }
+    }
 }
 
 /// A cell of a Markdown table: `|` escaped, lines joined.
@@ -296,30 +301,12 @@ pub fn markdown(report: &Report) -> String {
             } else {
                 code(&tool_label(tool))
             };
-            // Every breaking and risky change; the additive ones up to a few.
-            let mut changes: Vec<String> = Vec::new();
-            let mut additive = 0;
-            for change in &tool.changes {
-                if change.class == Class::Additive {
-                    additive += 1;
-                    if additive > MARKDOWN_ADDITIVE {
-                        continue;
-                    }
-                }
-                changes.push(format!("{} {}", mark(change.class), cell(&change.message)));
-            }
-            if additive > MARKDOWN_ADDITIVE {
-                changes.push(format!(
-                    "+ {} more additive changes",
-                    additive - MARKDOWN_ADDITIVE
-                ));
-            }
             let _ = writeln!(
                 out,
                 "| {} {} | {name} | {} | {} |",
                 mark(tool.class),
                 tool.class.as_str(),
-                changes.join("<br>"),
+                changes_cell(tool),
                 tokens_text(&tool.tokens)
             );
         }
@@ -332,21 +319,7 @@ pub fn markdown(report: &Report) -> String {
         }
         out.push('\n');
     }
-    if !added.is_empty() {
-        let total: i64 = added.iter().map(|(_, t)| t.tokens.delta).sum();
-        let _ = writeln!(
-            out,
-            "<details><summary>{} tool{} added ({} tokens)</summary>\n",
-            added.len(),
-            if added.len() == 1 { "" } else { "s" },
-            signed(total)
-        );
-        let names: Vec<String> = added
-            .iter()
-            .map(|(_, t)| format!("{} ({})", code(&t.name), signed(t.tokens.delta)))
-            .collect();
-        let _ = writeln!(out, "{}\n\n</details>\n", names.join(", "));
-    }
+    added_tools(&added, &mut out);
     chart(report, &rows, &mut out);
     findings(report, &mut out);
     for unreadable in &report.unreadable {
@@ -358,6 +331,49 @@ pub fn markdown(report: &Report) -> String {
         out.push_str("No change in what the model reads.\n");
     }
     out
+}
+
+/// The added tools, folded: their names and tokens.
+fn added_tools(added: &[(&FileDiff, &ToolDiff)], out: &mut String) {
+    if added.is_empty() {
+        return;
+    }
+    let total: i64 = added.iter().map(|(_, t)| t.tokens.delta).sum();
+    let _ = writeln!(
+        out,
+        "<details><summary>{} tool{} added ({} tokens)</summary>\n",
+        added.len(),
+        if added.len() == 1 { "" } else { "s" },
+        signed(total)
+    );
+    let names: Vec<String> = added
+        .iter()
+        .map(|(_, t)| format!("{} ({})", code(&t.name), signed(t.tokens.delta)))
+        .collect();
+    let _ = writeln!(out, "{}\n\n</details>\n", names.join(", "));
+}
+
+/// A tool's changes in one cell: every breaking and risky one, the additive ones up to
+/// [`MARKDOWN_ADDITIVE`].
+fn changes_cell(tool: &ToolDiff) -> String {
+    let mut changes: Vec<String> = Vec::new();
+    let mut additive = 0;
+    for change in &tool.changes {
+        if change.class == Class::Additive {
+            additive += 1;
+            if additive > MARKDOWN_ADDITIVE {
+                continue;
+            }
+        }
+        changes.push(format!("{} {}", mark(change.class), cell(&change.message)));
+    }
+    if additive > MARKDOWN_ADDITIVE {
+        changes.push(format!(
+            "+ {} more additive changes",
+            additive - MARKDOWN_ADDITIVE
+        ));
+    }
+    changes.join("<br>")
 }
 
 /// The token bar chart: the set, then the tools whose cost moved most.

@@ -62,23 +62,57 @@ pub(super) fn compare_schema(
     if old == new {
         return;
     }
-    let push = |out: &mut Vec<Change>, class, message: String| {
-        out.push(Change {
-            class,
-            field: "input_schema",
-            path: path.to_string(),
-            message,
-        })
-    };
     let (Some(o), Some(n)) = (old.as_object(), new.as_object()) else {
-        push(out, Class::Additive, format!("{} changed", label(path)));
+        push(
+            out,
+            path,
+            Class::Additive,
+            format!("{} changed", label(path)),
+        );
         return;
     };
     if depth > MAX_DEPTH {
-        push(out, Class::Additive, format!("{} changed", label(path)));
+        push(
+            out,
+            path,
+            Class::Additive,
+            format!("{} changed", label(path)),
+        );
         return;
     }
-    // Types.
+    compare_types(o, n, path, out);
+    compare_enums(o, n, path, out);
+    compare_bounds(o, n, path, out);
+    compare_properties(o, n, path, depth, out);
+    match (o.get("items"), n.get("items")) {
+        (Some(old), Some(new)) => {
+            compare_schema(old, new, &format!("{path}[]"), depth + 1, out);
+        }
+        (None, None) => {}
+        _ => push(
+            out,
+            path,
+            Class::Additive,
+            format!("`items` of {} changed", label(path)),
+        ),
+    }
+    compare_other_keywords(o, n, path, out);
+}
+
+type Object = serde_json::Map<String, Value>;
+
+/// A change of the input schema at `path`.
+fn push(out: &mut Vec<Change>, path: &str, class: Class, message: String) {
+    out.push(Change {
+        class,
+        field: "input_schema",
+        path: path.to_string(),
+        message,
+    });
+}
+
+/// `type`: narrowed (a value it took is refused now) is breaking, widened additive.
+fn compare_types(o: &Object, n: &Object, path: &str, out: &mut Vec<Change>) {
     let (old_types, new_types) = (types(o.get("type")), types(n.get("type")));
     if old_types != new_types {
         let show = |t: &Option<BTreeSet<String>>| match t {
@@ -92,6 +126,7 @@ pub(super) fn compare_schema(
         };
         push(
             out,
+            path,
             if narrowed {
                 Class::Breaking
             } else {
@@ -106,7 +141,10 @@ pub(super) fn compare_schema(
             ),
         );
     }
-    // Enums, as sets.
+}
+
+/// `enum`, as sets: a value removed (or an enum imposed) is breaking.
+fn compare_enums(o: &Object, n: &Object, path: &str, out: &mut Vec<Change>) {
     let set = |v: Option<&Value>| -> Option<BTreeSet<String>> {
         v.and_then(Value::as_array)
             .map(|items| items.iter().map(Value::to_string).collect())
@@ -118,6 +156,7 @@ pub(super) fn compare_schema(
             if !gone.is_empty() {
                 push(
                     out,
+                    path,
                     Class::Breaking,
                     format!(
                         "enum value{} {} removed from {}",
@@ -130,6 +169,7 @@ pub(super) fn compare_schema(
             if !came.is_empty() {
                 push(
                     out,
+                    path,
                     Class::Additive,
                     format!(
                         "enum value{} {} added to {}",
@@ -142,6 +182,7 @@ pub(super) fn compare_schema(
         }
         (None, Some(new)) => push(
             out,
+            path,
             Class::Breaking,
             format!(
                 "{} now only takes {}",
@@ -151,17 +192,23 @@ pub(super) fn compare_schema(
         ),
         (Some(_), None) => push(
             out,
+            path,
             Class::Additive,
             format!("{} no longer restricted to an enum", label(path)),
         ),
         (None, None) => {}
     }
+}
+
+/// The limits, the default (risky: what the model may or will send moves), the description and title, `additionalProperties`.
+fn compare_bounds(o: &Object, n: &Object, path: &str, out: &mut Vec<Change>) {
     for key in LIMITS {
         let (before, after) = (o.get(*key), n.get(*key));
         if before != after {
             let show = |v: Option<&Value>| v.map_or("unset".to_string(), Value::to_string);
             push(
                 out,
+                path,
                 Class::Risky,
                 format!(
                     "`{key}` of {} changed: {} → {}",
@@ -176,6 +223,7 @@ pub(super) fn compare_schema(
         let show = |v: Option<&Value>| v.map_or("none".to_string(), Value::to_string);
         push(
             out,
+            path,
             Class::Risky,
             format!(
                 "default of {} changed: {} → {}",
@@ -188,6 +236,7 @@ pub(super) fn compare_schema(
     if o.get("description") != n.get("description") || o.get("title") != n.get("title") {
         push(
             out,
+            path,
             Class::Additive,
             format!("{DESCRIPTION_OF}{} changed", label(path)),
         );
@@ -198,6 +247,7 @@ pub(super) fn compare_schema(
         };
         push(
             out,
+            path,
             if closed(n) && !closed(o) {
                 Class::Risky
             } else {
@@ -206,18 +256,10 @@ pub(super) fn compare_schema(
             format!("`additionalProperties` of {} changed", label(path)),
         );
     }
-    compare_properties(o, n, path, depth, out);
-    match (o.get("items"), n.get("items")) {
-        (Some(old), Some(new)) => {
-            compare_schema(old, new, &format!("{path}[]"), depth + 1, out);
-        }
-        (None, None) => {}
-        _ => push(
-            out,
-            Class::Additive,
-            format!("`items` of {} changed", label(path)),
-        ),
-    }
+}
+
+/// Every other keyword that differs, as a whole: an additive change.
+fn compare_other_keywords(o: &Object, n: &Object, path: &str, out: &mut Vec<Change>) {
     let mut others: Vec<&String> = o
         .keys()
         .chain(n.keys())
@@ -232,6 +274,7 @@ pub(super) fn compare_schema(
     for key in others {
         push(
             out,
+            path,
             Class::Additive,
             format!("`{key}` of {} changed", label(path)),
         );

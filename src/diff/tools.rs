@@ -11,6 +11,7 @@ use super::sides::{FileSide, Json, ToolDef};
 use super::text::{Detectors, Names, compare_prose, difference, numbers, or_none};
 use super::{BLOCK, TOKEN_GROWTH, TOKEN_GROWTH_MIN};
 
+/// The differences of one file pair: the file's own, then its tools', worst first.
 pub(super) fn compare_files(
     old: Option<&FileSide>,
     new: Option<&FileSide>,
@@ -26,120 +27,14 @@ pub(super) fn compare_files(
             old_tools.iter().map(|t| t.tokens).sum(),
             new_tools.iter().map(|t| t.tokens).sum(),
         ),
-        changes: Vec::new(),
+        changes: file_changes(old, new),
         tools: Vec::new(),
         unchanged: 0,
         findings: Findings::default(),
     };
-    match (
-        old.and_then(|f| f.error.as_ref()),
-        new.and_then(|f| f.error.as_ref()),
-    ) {
-        (None, Some(error)) if old.is_some() => file.changes.push(Change {
-            class: Class::Breaking,
-            field: "file",
-            path: String::new(),
-            message: format!("the file can no longer be read as tools: {error}"),
-        }),
-        (Some(_), None) if new.is_some() => file.changes.push(Change {
-            class: Class::Additive,
-            field: "file",
-            path: String::new(),
-            message: "the file can be read as tools again".to_string(),
-        }),
-        _ => {}
-    }
-    let (old_instructions, new_instructions) = (
-        old.and_then(|f| f.instructions.as_deref()),
-        new.and_then(|f| f.instructions.as_deref()),
-    );
-    if old.is_some() && new.is_some() && old_instructions != new_instructions {
-        file.changes.push(Change {
-            class: Class::Additive,
-            field: "instructions",
-            path: String::new(),
-            message: match (old_instructions, new_instructions) {
-                (None, _) => "server instructions added".to_string(),
-                (_, None) => "server instructions removed".to_string(),
-                _ => "server instructions changed".to_string(),
-            },
-        });
-    }
-    // Tools are matched by name (a name written twice: by its order among those); the two
-    // sides' keys and names are made at once.
-    fn key(tools: &[ToolDef]) -> (Vec<(&str, usize)>, HashSet<&str>) {
-        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(tools.len());
-        let keys = tools
-            .iter()
-            .map(|t| {
-                let n = seen.entry(t.name.as_str()).or_insert(0);
-                *n += 1;
-                (t.name.as_str(), *n)
-            })
-            .collect();
-        (keys, seen.into_keys().collect())
-    }
-    let ((old_keys, old_names), (new_keys, new_names)) =
-        rayon::join(|| key(old_tools), || key(new_tools));
-    let mut old_index: HashMap<(&str, usize), usize> = old_keys
-        .into_iter()
-        .enumerate()
-        .map(|(i, k)| (k, i))
-        .collect();
-    let names = Names {
-        same: old_names == new_names,
-        old: old_names,
-        new: new_names,
-    };
-    let mut added: Vec<usize> = Vec::new();
-    let mut matched: Vec<(usize, usize)> = Vec::new();
-    for (index, key) in new_keys.iter().enumerate() {
-        match old_index.remove(key) {
-            Some(old) => matched.push((old, index)),
-            None => added.push(index),
-        }
-    }
-    let mut removed: Vec<usize> = old_index.into_values().collect();
-    removed.sort_unstable();
-    // A removed and an added tool alike in all but the name are a rename.
-    let mut by_print: HashMap<String, Vec<usize>> = HashMap::new();
-    for &index in removed.iter().rev() {
-        if let Some(print) = fingerprint(&old_tools[index]) {
-            by_print.entry(print).or_default().push(index);
-        }
-    }
-    let mut renamed: HashSet<usize> = HashSet::new();
-    let mut renamed_old: HashSet<usize> = HashSet::new();
-    for &index in &added {
-        let new = &new_tools[index];
-        let Some(old) = fingerprint(new)
-            .and_then(|print| by_print.get_mut(&print))
-            .and_then(Vec::pop)
-        else {
-            continue;
-        };
-        renamed.insert(index);
-        renamed_old.insert(old);
-        let old = &old_tools[old];
-        let mut changes = vec![Change {
-            class: Class::Breaking,
-            field: "name",
-            path: String::new(),
-            message: format!(
-                "renamed from `{}`: callers and prompts that name it break",
-                old.name
-            ),
-        }];
-        changes.extend(token_growth(old.tokens, new.tokens));
-        file.tools.push(tool_diff(
-            new.name.clone(),
-            Some(old.name.clone()),
-            Status::Renamed,
-            Tokens::of(old.tokens, new.tokens),
-            changes,
-        ));
-    }
-    for &index in &removed {
+    let pairs = Pairs::of(old_tools, new_tools);
+    let (renamed, renamed_old) = renames(old_tools, new_tools, &pairs, &mut file.tools);
+    for &index in &pairs.removed {
         if renamed_old.contains(&index) {
             continue;
         }
@@ -149,21 +44,17 @@ pub(super) fn compare_files(
             None,
             Status::Removed,
             Tokens::of(old.tokens, 0),
-            vec![Change {
-                class: Class::Breaking,
-                field: "name",
-                path: String::new(),
-                message: "tool removed".to_string(),
-            }],
+            vec![whole_tool(Class::Breaking, "tool removed")],
         ));
     }
     // Each pair is compared on its own: on all cores, in blocks, the results in the pairs' order.
-    let compared: Vec<Vec<Change>> = matched
+    let compared: Vec<Vec<Change>> = pairs
+        .matched
         .par_iter()
         .with_min_len(BLOCK)
-        .map(|&(old, new)| compare_tools(&old_tools[old], &new_tools[new], detectors, &names))
+        .map(|&(old, new)| compare_tools(&old_tools[old], &new_tools[new], detectors, &pairs.names))
         .collect();
-    for ((old_index, new_index), changes) in matched.into_iter().zip(compared) {
+    for (&(old_index, new_index), changes) in pairs.matched.iter().zip(compared) {
         let (old, new) = (&old_tools[old_index], &new_tools[new_index]);
         if changes.is_empty() {
             file.unchanged += 1;
@@ -177,7 +68,7 @@ pub(super) fn compare_files(
             ));
         }
     }
-    for &index in &added {
+    for &index in &pairs.added {
         if renamed.contains(&index) {
             continue;
         }
@@ -187,17 +78,168 @@ pub(super) fn compare_files(
             None,
             Status::Added,
             Tokens::of(0, new.tokens),
-            vec![Change {
-                class: Class::Additive,
-                field: "name",
-                path: String::new(),
-                message: "tool added".to_string(),
-            }],
+            vec![whole_tool(Class::Additive, "tool added")],
         ));
     }
     file.tools
         .sort_by(|a, b| (b.class, a.status, &a.name).cmp(&(a.class, b.status, &b.name)));
     file
+}
+
+/// A change of a whole tool (its name stands for it).
+fn whole_tool(class: Class, message: &str) -> Change {
+    Change {
+        class,
+        field: "name",
+        path: String::new(),
+        message: message.to_string(),
+    }
+}
+
+/// The changes of the file itself: read as tools on one side only, its server instructions.
+fn file_changes(old: Option<&FileSide>, new: Option<&FileSide>) -> Vec<Change> {
+    let mut changes = Vec::new();
+    let change = |class, field, message: String| Change {
+        class,
+        field,
+        path: String::new(),
+        message,
+    };
+    match (
+        old.and_then(|f| f.error.as_ref()),
+        new.and_then(|f| f.error.as_ref()),
+    ) {
+        (None, Some(error)) if old.is_some() => changes.push(change(
+            Class::Breaking,
+            "file",
+            format!("the file can no longer be read as tools: {error}"),
+        )),
+        (Some(_), None) if new.is_some() => changes.push(change(
+            Class::Additive,
+            "file",
+            "the file can be read as tools again".to_string(),
+        )),
+        _ => {}
+    }
+    let (old_instructions, new_instructions) = (
+        old.and_then(|f| f.instructions.as_deref()),
+        new.and_then(|f| f.instructions.as_deref()),
+    );
+    if old.is_some() && new.is_some() && old_instructions != new_instructions {
+        changes.push(change(
+            Class::Additive,
+            "instructions",
+            match (old_instructions, new_instructions) {
+                (None, _) => "server instructions added".to_string(),
+                (_, None) => "server instructions removed".to_string(),
+                _ => "server instructions changed".to_string(),
+            },
+        ));
+    }
+    changes
+}
+
+/// The two sides' tools matched by name (a name written twice: by its order among those).
+struct Pairs<'t> {
+    /// (old index, new index), in the new side's order.
+    matched: Vec<(usize, usize)>,
+    /// New tools without an old one, in order.
+    added: Vec<usize>,
+    /// Old tools without a new one, in order.
+    removed: Vec<usize>,
+    names: Names<'t>,
+}
+
+impl<'t> Pairs<'t> {
+    fn of(old_tools: &'t [ToolDef], new_tools: &'t [ToolDef]) -> Pairs<'t> {
+        // The two sides' keys and names are made at once.
+        fn key(tools: &[ToolDef]) -> (Vec<(&str, usize)>, HashSet<&str>) {
+            let mut seen: HashMap<&str, usize> = HashMap::with_capacity(tools.len());
+            let keys = tools
+                .iter()
+                .map(|t| {
+                    let n = seen.entry(t.name.as_str()).or_insert(0);
+                    *n += 1;
+                    (t.name.as_str(), *n)
+                })
+                .collect();
+            (keys, seen.into_keys().collect())
+        }
+        let ((old_keys, old_names), (new_keys, new_names)) =
+            rayon::join(|| key(old_tools), || key(new_tools));
+        let mut old_index: HashMap<(&str, usize), usize> = old_keys
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| (k, i))
+            .collect();
+        let names = Names {
+            same: old_names == new_names,
+            old: old_names,
+            new: new_names,
+        };
+        let mut added: Vec<usize> = Vec::new();
+        let mut matched: Vec<(usize, usize)> = Vec::new();
+        for (index, key) in new_keys.iter().enumerate() {
+            match old_index.remove(key) {
+                Some(old) => matched.push((old, index)),
+                None => added.push(index),
+            }
+        }
+        let mut removed: Vec<usize> = old_index.into_values().collect();
+        removed.sort_unstable();
+        Pairs {
+            matched,
+            added,
+            removed,
+            names,
+        }
+    }
+}
+
+/// A removed and an added tool alike in all but the name are a rename: each is pushed to
+/// `tools`; returns the added and the removed tools taken for renames.
+fn renames(
+    old_tools: &[ToolDef],
+    new_tools: &[ToolDef],
+    pairs: &Pairs<'_>,
+    tools: &mut Vec<ToolDiff>,
+) -> (HashSet<usize>, HashSet<usize>) {
+    let mut by_print: HashMap<String, Vec<usize>> = HashMap::new();
+    for &index in pairs.removed.iter().rev() {
+        if let Some(print) = fingerprint(&old_tools[index]) {
+            by_print.entry(print).or_default().push(index);
+        }
+    }
+    let mut renamed: HashSet<usize> = HashSet::new();
+    let mut renamed_old: HashSet<usize> = HashSet::new();
+    for &index in &pairs.added {
+        let new = &new_tools[index];
+        let Some(old) = fingerprint(new)
+            .and_then(|print| by_print.get_mut(&print))
+            .and_then(Vec::pop)
+        else {
+            continue;
+        };
+        renamed.insert(index);
+        renamed_old.insert(old);
+        let old = &old_tools[old];
+        let mut changes = vec![whole_tool(
+            Class::Breaking,
+            &format!(
+                "renamed from `{}`: callers and prompts that name it break",
+                old.name
+            ),
+        )];
+        changes.extend(token_growth(old.tokens, new.tokens));
+        tools.push(tool_diff(
+            new.name.clone(),
+            Some(old.name.clone()),
+            Status::Renamed,
+            Tokens::of(old.tokens, new.tokens),
+            changes,
+        ));
+    }
+    (renamed, renamed_old)
 }
 
 fn tool_diff(
@@ -311,12 +353,6 @@ fn compare_tools(
     names: &Names<'_>,
 ) -> Vec<Change> {
     let mut changes = Vec::new();
-    let change = |class, field, path: &str, message: String| Change {
-        class,
-        field,
-        path: path.to_string(),
-        message,
-    };
     if old.title != new.title {
         changes.push(change(
             Class::Additive,
@@ -325,6 +361,44 @@ fn compare_tools(
             "title changed".to_string(),
         ));
     }
+    compare_description(old, new, names, detectors, &mut changes);
+    if old.snippet != new.snippet {
+        changes.push(change(
+            Class::Additive,
+            "snippet",
+            "",
+            "snippet changed".to_string(),
+        ));
+    }
+    compare_guidelines(old, new, names, detectors, &mut changes);
+    compare_definition(old, new, &mut changes);
+    if !changes.is_empty() {
+        changes.extend(token_growth(old.tokens, new.tokens));
+    }
+    merge_parameter_descriptions(&mut changes);
+    // Worst first; within a class, in the order found.
+    changes.sort_by_key(|change| std::cmp::Reverse(change.class));
+    changes
+}
+
+/// A change of a tool's `field`, at `path` inside it.
+fn change(class: Class, field: &'static str, path: &str, message: String) -> Change {
+    Change {
+        class,
+        field,
+        path: path.to_string(),
+        message,
+    }
+}
+
+/// The description's triggers, anti-triggers and numbers; a rewording when it is none of them.
+fn compare_description(
+    old: &ToolDef,
+    new: &ToolDef,
+    names: &Names<'_>,
+    detectors: &Detectors,
+    changes: &mut Vec<Change>,
+) {
     let old_description = old.description.as_deref().unwrap_or_default();
     let new_description = new.description.as_deref().unwrap_or_default();
     if old_description != new_description {
@@ -335,7 +409,7 @@ fn compare_tools(
             (&new.name, &[new_description]),
             names,
             detectors,
-            &mut changes,
+            changes,
         );
         let (old_numbers, new_numbers) = (numbers(old_description), numbers(new_description));
         if old_numbers != new_numbers {
@@ -366,14 +440,16 @@ fn compare_tools(
             ));
         }
     }
-    if old.snippet != new.snippet {
-        changes.push(change(
-            Class::Additive,
-            "snippet",
-            "",
-            "snippet changed".to_string(),
-        ));
-    }
+}
+
+/// The guidelines' triggers and anti-triggers (in any order); a rewording when none of them.
+fn compare_guidelines(
+    old: &ToolDef,
+    new: &ToolDef,
+    names: &Names<'_>,
+    detectors: &Detectors,
+    changes: &mut Vec<Change>,
+) {
     let mut old_guidelines: Vec<&str> = old.guidelines.iter().map(String::as_str).collect();
     let mut new_guidelines: Vec<&str> = new.guidelines.iter().map(String::as_str).collect();
     old_guidelines.sort_unstable();
@@ -386,7 +462,7 @@ fn compare_tools(
             (&new.name, &new_guidelines),
             names,
             detectors,
-            &mut changes,
+            changes,
         );
         if changes.len() == before {
             changes.push(change(
@@ -397,6 +473,10 @@ fn compare_tools(
             ));
         }
     }
+}
+
+/// The input schema, the output schema, the annotations and deferral.
+fn compare_definition(old: &ToolDef, new: &ToolDef, changes: &mut Vec<Change>) {
     if old.schema != new.schema {
         let schema = |json: &Option<Json>| {
             json.as_ref()
@@ -404,13 +484,7 @@ fn compare_tools(
         };
         // Every keyword is compared (the unknown ones as wholes), so a schema that differs only
         // in order (`required`, `enum`) gives no change.
-        compare_schema(
-            &schema(&old.schema),
-            &schema(&new.schema),
-            "",
-            0,
-            &mut changes,
-        );
+        compare_schema(&schema(&old.schema), &schema(&new.schema), "", 0, changes);
     }
     if Json::differs(old.output_schema.as_ref(), new.output_schema.as_ref()) {
         changes.push(change(
@@ -445,13 +519,6 @@ fn compare_tools(
             },
         ));
     }
-    if !changes.is_empty() {
-        changes.extend(token_growth(old.tokens, new.tokens));
-    }
-    merge_parameter_descriptions(&mut changes);
-    // Worst first; within a class, in the order found.
-    changes.sort_by_key(|change| std::cmp::Reverse(change.class));
-    changes
 }
 
 /// The message of a parameter's description change (merged into one change per tool).
