@@ -62,7 +62,8 @@ pub(super) fn compare_schema(
     if old == new {
         return;
     }
-    let (Some(o), Some(n)) = (old.as_object(), new.as_object()) else {
+    // Not both schemas, or too deep: compared as wholes.
+    let (Some(o), Some(n), true) = (old.as_object(), new.as_object(), depth <= MAX_DEPTH) else {
         push(
             out,
             path,
@@ -71,15 +72,6 @@ pub(super) fn compare_schema(
         );
         return;
     };
-    if depth > MAX_DEPTH {
-        push(
-            out,
-            path,
-            Class::Additive,
-            format!("{} changed", label(path)),
-        );
-        return;
-    }
     compare_types(o, n, path, out);
     compare_enums(o, n, path, out);
     compare_bounds(o, n, path, out);
