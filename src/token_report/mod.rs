@@ -1,0 +1,339 @@
+//! `toolcheck tokens`: what each tool of a file costs in context, as a table (human) or a
+//! stable JSON document. The counts are the ones `tool-too-long` (TC106) and
+//! `toolset-too-large` (TC107) budget: name, description, snippet, guidelines and the input
+//! schema as compact JSON, each counted on its own with the configured encoding.
+
+use serde::Serialize;
+
+use crate::catalog::Registry;
+use crate::read::Input;
+use crate::tokens::budget::{THRESHOLD, fewest_to_defer};
+use crate::tokens::{Counter, Encoding, ToolTokens};
+
+mod human;
+pub use human::{Style, render_human};
+
+/// Version of the JSON document; bumped only on incompatible changes.
+pub const JSON_VERSION: u32 = 1;
+
+/// The context window the report relates set totals to.
+pub const DEFAULT_WINDOW: usize = 200_000;
+
+/// One tool's row.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ToolRow {
+    /// The tool's name (`""` when it has none).
+    pub name: String,
+    /// `defer_loading: true`: shown, but not in the loaded total.
+    pub deferred: bool,
+    pub tokens: RowTokens,
+}
+
+/// A row's counts: the parts and their sum.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct RowTokens {
+    #[serde(flatten)]
+    pub parts: ToolTokens,
+    pub total: usize,
+}
+
+/// The report of one file (one server or tool set).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FileTokens {
+    /// The path as given.
+    pub file: String,
+    /// Why the file could not be read as a manifest; its tools are then empty.
+    pub error: Option<String>,
+    /// The `invalid-manifest` (TC001) findings `lint` reports for such a file, written as in
+    /// `lint --format json`.
+    pub diagnostics: Vec<serde_json::Value>,
+    /// Sorted by total, largest first; equal totals keep file order.
+    pub tools: Vec<ToolRow>,
+    /// Provider built-ins without a schema, not counted.
+    pub skipped: usize,
+    /// Tokens of the set's `instructions` (system-prompt text), not in the totals.
+    pub instructions: Option<usize>,
+    /// Sum of the totals of the tools that are not deferred.
+    pub loaded_tokens: usize,
+    /// Sum of the totals of the deferred tools.
+    pub deferred_tokens: usize,
+    /// `loaded_tokens / window`.
+    pub window_share: f64,
+    /// `window_share` is over [`THRESHOLD`]: the report recommends deferring tools.
+    pub over_threshold: bool,
+}
+
+impl FileTokens {
+    pub fn loaded(&self) -> impl Iterator<Item = &ToolRow> {
+        self.tools.iter().filter(|row| !row.deferred)
+    }
+}
+
+/// The whole run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    pub version: u32,
+    pub toolcheck: &'static str,
+    pub tokenizer: &'static str,
+    pub window: usize,
+    pub threshold: f64,
+    pub files: Vec<FileTokens>,
+    pub total: Total,
+    /// `tokens --session NAME`: the session's total, by server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionTokens>,
+    /// `tokens --target NAME`: the totals are that target's count, not the encoding's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<TargetCount>,
+}
+
+/// How the totals were counted under `tokens --target NAME`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TargetCount {
+    pub target: String,
+    /// `o200k_base × 1.25 + 497 per request`.
+    pub method: String,
+    /// The target's tokenizer is not published: the totals are an estimate (`≈`).
+    pub approximate: bool,
+    /// Tokens a request adds once, in each file's loaded total.
+    pub per_request: usize,
+}
+
+impl Report {
+    /// Counts as `target` counts (its profile's `tokens`): each tool's total scaled and with
+    /// the overhead per tool, each file's loaded total with the overhead per request. The parts
+    /// stay the encoding's exact counts.
+    pub fn count_as(&mut self, target: &str, count: &crate::targets::profile::TokenCount) {
+        let mut total = Total {
+            files: self.files.len(),
+            ..Total::default()
+        };
+        for file in &mut self.files {
+            file.loaded_tokens = 0;
+            file.deferred_tokens = 0;
+            for row in &mut file.tools {
+                row.tokens.total = count.scale(row.tokens.total) + count.per_tool;
+                if row.deferred {
+                    file.deferred_tokens += row.tokens.total;
+                } else {
+                    file.loaded_tokens += row.tokens.total;
+                }
+            }
+            if file.loaded().next().is_some() {
+                file.loaded_tokens += count.per_request;
+            }
+            file.window_share = file.loaded_tokens as f64 / self.window.max(1) as f64;
+            file.over_threshold = file.window_share > THRESHOLD;
+            total.tools += file.tools.len();
+            total.deferred_tools += file.tools.iter().filter(|row| row.deferred).count();
+            total.loaded_tokens += file.loaded_tokens;
+            total.deferred_tokens += file.deferred_tokens;
+        }
+        self.total = total;
+        self.count = Some(TargetCount {
+            target: target.to_string(),
+            method: count.method(),
+            approximate: count.approximate,
+            per_request: count.per_request,
+        });
+    }
+}
+
+/// A session's files together (`tokens --session NAME`): what its host loads at once.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SessionTokens {
+    pub name: String,
+    /// The host's target profile.
+    pub host: String,
+    /// Largest first; equal totals keep input order.
+    pub servers: Vec<ServerTokens>,
+    pub tools: usize,
+    pub loaded_tokens: usize,
+    pub deferred_tokens: usize,
+    /// `loaded_tokens / window`.
+    pub window_share: f64,
+    /// `window_share` is over [`THRESHOLD`].
+    pub over_threshold: bool,
+    /// The fewest servers to defer, largest first, to get under the threshold (empty when
+    /// under it).
+    pub defer_first: Vec<String>,
+    /// The loaded tokens once `defer_first` are deferred.
+    pub loaded_after_deferral: usize,
+}
+
+/// One server (file) of a session.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ServerTokens {
+    pub server: String,
+    pub file: String,
+    /// Tools not deferred.
+    pub loaded_tools: usize,
+    pub loaded_tokens: usize,
+    /// Of the session's loaded tokens.
+    pub share: f64,
+}
+
+impl SessionTokens {
+    /// The session of `report`'s files; `servers[i]` is the server name of `report.files[i]`.
+    pub fn of(report: &Report, name: &str, host: &str, servers: &[String]) -> SessionTokens {
+        let mut rows: Vec<ServerTokens> = report
+            .files
+            .iter()
+            .zip(servers)
+            .map(|(file, server)| ServerTokens {
+                server: server.clone(),
+                file: file.file.clone(),
+                loaded_tools: file.loaded().count(),
+                loaded_tokens: file.loaded_tokens,
+                share: 0.0,
+            })
+            .collect();
+        let loaded: usize = rows.iter().map(|row| row.loaded_tokens).sum();
+        for row in &mut rows {
+            row.share = row.loaded_tokens as f64 / loaded.max(1) as f64;
+        }
+        rows.sort_by_key(|row| std::cmp::Reverse(row.loaded_tokens));
+        let window_share = loaded as f64 / report.window.max(1) as f64;
+        let over_threshold = window_share > THRESHOLD;
+        let budget = (report.window as f64 * THRESHOLD) as usize;
+        let sizes: Vec<usize> = rows.iter().map(|row| row.loaded_tokens).collect();
+        let (count, rest) = fewest_to_defer(&sizes, budget);
+        SessionTokens {
+            name: name.to_string(),
+            host: host.to_string(),
+            defer_first: rows
+                .iter()
+                .take(count)
+                .map(|row| row.server.clone())
+                .collect(),
+            loaded_after_deferral: rest,
+            tools: report.files.iter().map(|file| file.tools.len()).sum(),
+            loaded_tokens: loaded,
+            deferred_tokens: report.files.iter().map(|file| file.deferred_tokens).sum(),
+            window_share,
+            over_threshold,
+            servers: rows,
+        }
+    }
+}
+
+/// Sums over every file.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct Total {
+    pub files: usize,
+    pub tools: usize,
+    pub deferred_tools: usize,
+    pub loaded_tokens: usize,
+    pub deferred_tokens: usize,
+}
+
+impl Report {
+    /// Whether some file could not be read as a manifest.
+    pub fn has_errors(&self) -> bool {
+        self.files.iter().any(|file| file.error.is_some())
+    }
+}
+
+/// Counts every input, on all cores; files stay in input order.
+pub fn report(
+    inputs: Vec<Input>,
+    registry: &Registry,
+    encoding: Encoding,
+    window: usize,
+) -> Report {
+    let window = window.max(1);
+    let files = crate::parallel::map_in_order(inputs, |input| {
+        count_file(input, registry, encoding, window)
+    });
+    let mut total = Total {
+        files: files.len(),
+        ..Total::default()
+    };
+    for file in &files {
+        total.tools += file.tools.len();
+        total.deferred_tools += file.tools.iter().filter(|row| row.deferred).count();
+        total.loaded_tokens += file.loaded_tokens;
+        total.deferred_tokens += file.deferred_tokens;
+    }
+    Report {
+        version: JSON_VERSION,
+        toolcheck: env!("CARGO_PKG_VERSION"),
+        tokenizer: encoding.as_str(),
+        window,
+        threshold: THRESHOLD,
+        files,
+        total,
+        session: None,
+        count: None,
+    }
+}
+
+/// Counts one file, read as `lint` reads it.
+pub fn count_file(
+    input: Input,
+    registry: &Registry,
+    encoding: Encoding,
+    window: usize,
+) -> FileTokens {
+    let mut file = FileTokens {
+        file: input.name.clone(),
+        error: None,
+        diagnostics: Vec::new(),
+        tools: Vec::new(),
+        skipped: 0,
+        instructions: None,
+        loaded_tokens: 0,
+        deferred_tokens: 0,
+        window_share: 0.0,
+        over_threshold: false,
+    };
+    let counted = crate::lint::with_tool_set(input, registry, encoding, |set| {
+        let mut counter = Counter::new(encoding);
+        file.skipped = set.skipped;
+        file.instructions = set.instructions.map(|entry| counter.text(&entry.value));
+        let tools: Vec<_> = set.tools.iter().collect();
+        tools
+            .iter()
+            .zip(counter.tools(&tools))
+            .map(|(tool, parts)| ToolRow {
+                name: tool.name().to_string(),
+                deferred: tool.defer_loading,
+                tokens: RowTokens {
+                    parts,
+                    total: parts.total(),
+                },
+            })
+            .collect::<Vec<_>>()
+    });
+    match counted {
+        Ok(tools) => file.tools = tools,
+        Err(unreadable) => {
+            file.error = Some(unreadable.message());
+            file.diagnostics = unreadable
+                .findings
+                .iter()
+                .map(crate::render::json::diagnostic_value)
+                .collect();
+            return file;
+        }
+    }
+    file.tools
+        .sort_by_key(|row| std::cmp::Reverse(row.tokens.total));
+    for row in &file.tools {
+        if row.deferred {
+            file.deferred_tokens += row.tokens.total;
+        } else {
+            file.loaded_tokens += row.tokens.total;
+        }
+    }
+    file.window_share = file.loaded_tokens as f64 / window as f64;
+    file.over_threshold = file.window_share > THRESHOLD;
+    file
+}
+
+/// The JSON document (`--format json`).
+pub fn render_json(report: &Report) -> String {
+    let mut out = serde_json::to_string_pretty(report).unwrap_or_default();
+    out.push('\n');
+    out
+}
