@@ -594,102 +594,12 @@ fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (String, Strin
                 keyword_fix(keyword, is_root, gemini),
             )
         }
-        (Problem::TypeList, Target::Value(node)) => {
-            let types: Vec<&str> = node
-                .as_array()
-                .unwrap_or_default()
-                .iter()
-                .filter_map(Node::as_str)
-                .collect();
-            let others: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
-            let fix = match (others.as_slice(), types.len() > others.len()) {
-                ([one], true) => {
-                    format!("write `\"type\": \"{one}\"` with `\"nullable\": true`")
-                }
-                ([one], false) => format!("write `\"type\": \"{one}\"`"),
-                _ => "write one `type`, or an `anyOf` with one branch per type".to_string(),
-            };
-            (format!("`type` written as a list at {at}"), fix)
-        }
+        (Problem::TypeList, Target::Value(node)) => describe_type_list(node, &at),
         (Problem::EnumValue, Target::Value(node)) => {
-            let strings_only = actives.iter().any(|active| {
-                matches!(
-                    active.constraint.check,
-                    Check::EnumValues(EnumValues::Strings)
-                )
-            });
-            let fix = if strings_only {
-                let example = match &node.kind {
-                    NodeKind::String(_) | NodeKind::Array(_) | NodeKind::Object(_) => String::new(),
-                    _ => format!(" (`\"{}\"`)", shown(node).trim_matches('`')),
-                };
-                format!(
-                    "write the values as strings{example}, with `\"type\": \"string\"`, and \
-                     convert them at run time"
-                )
-            } else {
-                "keep `enum` to strings, numbers, booleans and null; describe compound values \
-                 with `anyOf` branches"
-                    .to_string()
-            };
-            let accepted = match strings_only {
-                true => EnumValues::Strings,
-                false => EnumValues::Primitives,
-            };
-            let more = parent_node(schema, node)
-                .and_then(Node::as_array)
-                .unwrap_or_default()
-                .iter()
-                .filter(|item| !enum_value_ok(accepted, item))
-                .count()
-                .saturating_sub(1);
-            let more = match more {
-                0 => String::new(),
-                more => format!(" and {more} more"),
-            };
-            (
-                format!(
-                    "`enum` value {} ({}){more} at {at}",
-                    shown(node),
-                    node.type_name()
-                ),
-                fix,
-            )
+            describe_enum_value(node, schema, actives, &at)
         }
-        (Problem::Format, Target::Value(node)) => {
-            let formats: Vec<String> = actives
-                .iter()
-                .find_map(|active| match &active.constraint.check {
-                    Check::Formats(formats) => Some(formats.clone()),
-                    _ => None,
-                })
-                .unwrap_or_default();
-            let list: Vec<String> = formats.iter().map(|f| format!("`{f}`")).collect();
-            (
-                format!("`format: {}` at {at}", node.as_str().unwrap_or_default()),
-                format!(
-                    "use one of {}, or drop `format` and say the format in the description",
-                    list.join(", ")
-                ),
-            )
-        }
-        (Problem::RefSiblings, Target::Key(entry)) => {
-            let node = parent_node(schema, &entry.value);
-            let siblings: Vec<String> = node
-                .and_then(Node::as_object)
-                .unwrap_or_default()
-                .iter()
-                .filter(|sibling| sibling.key != "$ref")
-                .take(3)
-                .map(|sibling| format!("`{}`", sibling.key))
-                .collect();
-            (
-                format!("`$ref` beside {} at {at}", siblings.join(", ")),
-                "leave `$ref` alone in its schema: move the other keywords into the definition \
-                 it points at"
-                    .to_string(),
-            )
-        }
+        (Problem::Format, Target::Value(node)) => describe_format(node, actives, &at),
+        (Problem::RefSiblings, Target::Key(entry)) => describe_ref_siblings(entry, schema, &at),
         (Problem::ExternalRef, Target::Value(node)) => (
             format!(
                 "`$ref` to another document (`{}`) at {at}",
@@ -711,48 +621,8 @@ fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (String, Strin
             format!("`{}` below the root, at {at}", entry.key),
             "move these definitions into the root `$defs` and point the `$ref`s there".to_string(),
         ),
-        (Problem::MinItems, Target::Value(node)) => {
-            let max = actives
-                .iter()
-                .find_map(|active| match active.constraint.check {
-                    Check::MaxMinItems(max) => Some(max),
-                    _ => None,
-                })
-                .unwrap_or_default();
-            (
-                format!(
-                    "`minItems: {}` at {at}, over {max}",
-                    crate::rules::schema::helpers::format_number(node.as_f64().unwrap_or(0.0))
-                ),
-                format!(
-                    "set `minItems` to {max} or less, say the minimum in the description and \
-                     check it at run time"
-                ),
-            )
-        }
-        (Problem::RootType, target) => {
-            let wanted = actives
-                .iter()
-                .find_map(|active| match &active.constraint.check {
-                    Check::RootType(ty) => Some(ty.as_str()),
-                    _ => None,
-                })
-                .unwrap_or("object");
-            let message = match target {
-                Target::Value(node) => match node.as_str() {
-                    Some(ty) => format!("the root `type` is `{ty}`, not `{wanted}`"),
-                    None => format!("the root `type` is {}, not `{wanted}`", node.type_name()),
-                },
-                _ => format!("the schema root has no `\"type\": \"{wanted}\"`"),
-            };
-            (
-                message,
-                format!(
-                    "make the root `\"type\": \"{wanted}\"` and put anything else into its \
-                     `properties`"
-                ),
-            )
-        }
+        (Problem::MinItems, Target::Value(node)) => describe_min_items(node, actives, &at),
+        (Problem::RootType, target) => describe_root_type(target, actives),
         (Problem::RefInAllOf, _) => (
             format!("`$ref` in an `allOf` branch at {at}"),
             "write the referenced schema's keywords into the `allOf`'s own schema instead"
@@ -761,6 +631,161 @@ fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (String, Strin
         // Not reached: each problem is built with its own kind of target.
         _ => (format!("a construct at {at}"), "remove it".to_string()),
     }
+}
+
+/// `type` as a list: the one non-null type, made nullable where `null` was listed.
+fn describe_type_list(node: &Node, at: &str) -> (String, String) {
+    let types: Vec<&str> = node
+        .as_array()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Node::as_str)
+        .collect();
+    let others: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
+    let fix = match (others.as_slice(), types.len() > others.len()) {
+        ([one], true) => {
+            format!("write `\"type\": \"{one}\"` with `\"nullable\": true`")
+        }
+        ([one], false) => format!("write `\"type\": \"{one}\"`"),
+        _ => "write one `type`, or an `anyOf` with one branch per type".to_string(),
+    };
+    (format!("`type` written as a list at {at}"), fix)
+}
+
+/// An `enum` value the target does not take, and how many more of its list.
+fn describe_enum_value(
+    node: &Node,
+    schema: &Node,
+    actives: &[&Active],
+    at: &str,
+) -> (String, String) {
+    let strings_only = actives.iter().any(|active| {
+        matches!(
+            active.constraint.check,
+            Check::EnumValues(EnumValues::Strings)
+        )
+    });
+    let fix = if strings_only {
+        let example = match &node.kind {
+            NodeKind::String(_) | NodeKind::Array(_) | NodeKind::Object(_) => String::new(),
+            _ => format!(" (`\"{}\"`)", shown(node).trim_matches('`')),
+        };
+        format!(
+            "write the values as strings{example}, with `\"type\": \"string\"`, and \
+             convert them at run time"
+        )
+    } else {
+        "keep `enum` to strings, numbers, booleans and null; describe compound values \
+         with `anyOf` branches"
+            .to_string()
+    };
+    let accepted = match strings_only {
+        true => EnumValues::Strings,
+        false => EnumValues::Primitives,
+    };
+    let more = parent_node(schema, node)
+        .and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .filter(|item| !enum_value_ok(accepted, item))
+        .count()
+        .saturating_sub(1);
+    let more = match more {
+        0 => String::new(),
+        more => format!(" and {more} more"),
+    };
+    (
+        format!(
+            "`enum` value {} ({}){more} at {at}",
+            shown(node),
+            node.type_name()
+        ),
+        fix,
+    )
+}
+
+/// A `format` the target does not take, and the ones it does.
+fn describe_format(node: &Node, actives: &[&Active], at: &str) -> (String, String) {
+    let formats: Vec<String> = actives
+        .iter()
+        .find_map(|active| match &active.constraint.check {
+            Check::Formats(formats) => Some(formats.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let list: Vec<String> = formats.iter().map(|f| format!("`{f}`")).collect();
+    (
+        format!("`format: {}` at {at}", node.as_str().unwrap_or_default()),
+        format!(
+            "use one of {}, or drop `format` and say the format in the description",
+            list.join(", ")
+        ),
+    )
+}
+
+/// `$ref` with other keywords beside it (the first three named).
+fn describe_ref_siblings(entry: &Entry, schema: &Node, at: &str) -> (String, String) {
+    let node = parent_node(schema, &entry.value);
+    let siblings: Vec<String> = node
+        .and_then(Node::as_object)
+        .unwrap_or_default()
+        .iter()
+        .filter(|sibling| sibling.key != "$ref")
+        .take(3)
+        .map(|sibling| format!("`{}`", sibling.key))
+        .collect();
+    (
+        format!("`$ref` beside {} at {at}", siblings.join(", ")),
+        "leave `$ref` alone in its schema: move the other keywords into the definition \
+         it points at"
+            .to_string(),
+    )
+}
+
+/// `minItems` over the largest the target takes.
+fn describe_min_items(node: &Node, actives: &[&Active], at: &str) -> (String, String) {
+    let max = actives
+        .iter()
+        .find_map(|active| match active.constraint.check {
+            Check::MaxMinItems(max) => Some(max),
+            _ => None,
+        })
+        .unwrap_or_default();
+    (
+        format!(
+            "`minItems: {}` at {at}, over {max}",
+            crate::rules::schema::helpers::format_number(node.as_f64().unwrap_or(0.0))
+        ),
+        format!(
+            "set `minItems` to {max} or less, say the minimum in the description and \
+             check it at run time"
+        ),
+    )
+}
+
+/// A root that is not of the type the target wants.
+fn describe_root_type(target: &Target<'_>, actives: &[&Active]) -> (String, String) {
+    let wanted = actives
+        .iter()
+        .find_map(|active| match &active.constraint.check {
+            Check::RootType(ty) => Some(ty.as_str()),
+            _ => None,
+        })
+        .unwrap_or("object");
+    let message = match target {
+        Target::Value(node) => match node.as_str() {
+            Some(ty) => format!("the root `type` is `{ty}`, not `{wanted}`"),
+            None => format!("the root `type` is {}, not `{wanted}`", node.type_name()),
+        },
+        _ => format!("the schema root has no `\"type\": \"{wanted}\"`"),
+    };
+    (
+        message,
+        format!(
+            "make the root `\"type\": \"{wanted}\"` and put anything else into its \
+             `properties`"
+        ),
+    )
 }
 
 /// What to write instead of `keyword`.
