@@ -43,8 +43,15 @@ pub(crate) struct Selection {
     pub sessions: crate::config::sessions::Sessions,
 }
 
-impl Selection {
-    pub fn resolve(registry: &Registry, config: &Config, overrides: &Overrides) -> Result<Self> {
+/// The selectors of a run: the config's, then the command line's.
+struct Selectors {
+    select: Vec<Spanned>,
+    ignore: Vec<Spanned>,
+    severities: Vec<(Spanned, Level)>,
+}
+
+impl Selectors {
+    fn of(config: &Config, overrides: &Overrides) -> Self {
         let select = match &overrides.select {
             Some(select) => select.iter().map(Spanned::cli).collect(),
             None => config
@@ -69,21 +76,35 @@ impl Selection {
                     .map(|(rule, level)| (Spanned::cli(rule), *level)),
             )
             .collect();
-        // Every unknown selector and bad option is reported at once, with the config's errors;
-        // the config's `select` too when `--select` replaces it.
+        Selectors {
+            select,
+            ignore,
+            severities,
+        }
+    }
+
+    /// Every unknown selector, every attempt to turn `invalid-manifest` off and every option
+    /// of an unknown rule; the config's `select` too when `--select` replaces it.
+    fn errors(
+        &self,
+        registry: &Registry,
+        config: &Config,
+        overrides: &Overrides,
+        invalid_manifest: &RuleMeta,
+    ) -> Vec<Error> {
         let mut errors = Vec::new();
         let overridden = overrides.select.as_ref().and(config.select.as_ref());
-        for selector in select
+        for selector in self
+            .select
             .iter()
             .chain(overridden.into_iter().flatten())
-            .chain(&ignore)
-            .chain(severities.iter().map(|(s, _)| s))
+            .chain(&self.ignore)
+            .chain(self.severities.iter().map(|(s, _)| s))
         {
             errors.extend(check_selector(registry, config, selector).err());
         }
-        let invalid_manifest = registry.native::<InvalidManifest>();
-        for selector in ignore.iter().chain(
-            severities
+        for selector in self.ignore.iter().chain(
+            self.severities
                 .iter()
                 .filter(|(_, level)| *level == Level::Off)
                 .map(|(s, _)| s),
@@ -109,6 +130,44 @@ impl Selection {
                 errors.push(unknown_rule(registry, config, rule));
             }
         }
+        errors
+    }
+
+    /// The rule's severity in this run, `None` when it is off (not selected, ignored, or set
+    /// to `off`): the most specific selector wins, and among equals the last.
+    fn severity(&self, meta: &RuleMeta) -> Option<Severity> {
+        let selected = most_specific(meta, &self.select).is_some_and(|chosen| {
+            most_specific(meta, &self.ignore).is_none_or(|ignored| ignored < chosen)
+        });
+        if !selected {
+            return None;
+        }
+        let level = self
+            .severities
+            .iter()
+            .enumerate()
+            .filter_map(|(index, (selector, level))| {
+                meta.specificity(&selector.value)
+                    .map(|specific| ((specific, index), *level))
+            })
+            .max_by_key(|(rank, _)| *rank)
+            .map(|(_, level)| level);
+        match level {
+            None => Some(meta.default_severity),
+            Some(Level::Off) => None,
+            Some(Level::Error) => Some(Severity::Error),
+            Some(Level::Warning) => Some(Severity::Warning),
+            Some(Level::Info) => Some(Severity::Info),
+        }
+    }
+}
+
+impl Selection {
+    pub fn resolve(registry: &Registry, config: &Config, overrides: &Overrides) -> Result<Self> {
+        let selectors = Selectors::of(config, overrides);
+        let invalid_manifest = registry.native::<InvalidManifest>();
+        // Every unknown selector and bad option is reported at once, with the config's errors.
+        let mut errors = selectors.errors(registry, config, overrides, invalid_manifest);
 
         let mut rules = Vec::new();
         let mut settings = Vec::new();
@@ -128,74 +187,29 @@ impl Selection {
                     continue;
                 }
             };
-            let mut setting = RuleSetting {
+            let severity = match meta.code == invalid_manifest.code {
+                true => Some(meta.default_severity),
+                false => selectors.severity(meta),
+            };
+            settings.push(RuleSetting {
                 code: meta.code.clone(),
                 name: meta.name.clone(),
-                severity: None,
+                severity,
                 // The rule was built from these options, so they merge.
                 options: registered
                     .options(options, config.file.as_ref())
                     .unwrap_or_default(),
-            };
-            if meta.code == invalid_manifest.code {
-                setting.severity = Some(meta.default_severity);
-                settings.push(setting);
-                continue;
-            }
-            let selected = most_specific(meta, &select).is_some_and(|chosen| {
-                most_specific(meta, &ignore).is_none_or(|ignored| ignored < chosen)
             });
-            if !selected {
-                settings.push(setting);
-                continue;
+            if let Some(severity) = severity
+                && meta.code != invalid_manifest.code
+            {
+                rules.push((active(meta, severity), rule));
             }
-            let level = severities
-                .iter()
-                .enumerate()
-                .filter_map(|(index, (selector, level))| {
-                    meta.specificity(&selector.value)
-                        .map(|specific| ((specific, index), *level))
-                })
-                .max_by_key(|(rank, _)| *rank)
-                .map(|(_, level)| level);
-            let severity = match level {
-                None => meta.default_severity,
-                Some(Level::Off) => {
-                    settings.push(setting);
-                    continue;
-                }
-                Some(Level::Error) => Severity::Error,
-                Some(Level::Warning) => Severity::Warning,
-                Some(Level::Info) => Severity::Info,
-            };
-            setting.severity = Some(severity);
-            settings.push(setting);
-            rules.push((active(meta, severity), rule));
         }
-        let targets = match &overrides.targets {
-            Some(names) => Targets::select(names, overrides.server_name.clone()),
-            None => {
-                let names: Vec<String> = config.targets.iter().map(|t| t.value.clone()).collect();
-                Targets::select(&names, overrides.server_name.clone()).map_err(|error| {
-                    // Point at the target the config names, when it is one of its.
-                    let at = config
-                        .targets
-                        .iter()
-                        .find(|t| error.to_string().contains(&format!("`{}`", t.value)));
-                    match at {
-                        Some(target) => config.error_at(&target.span, error.to_string()),
-                        None => error,
-                    }
-                })
-            }
-        };
-        let targets = match targets {
-            Ok(targets) => targets,
-            Err(error) => {
-                errors.push(error);
-                Targets::default()
-            }
-        };
+        let targets = resolve_targets(config, overrides).unwrap_or_else(|error| {
+            errors.push(error);
+            Targets::default()
+        });
         let sessions = crate::config::sessions::Sessions::resolve(config).unwrap_or_else(|error| {
             errors.push(error);
             Default::default()
@@ -208,6 +222,27 @@ impl Selection {
             targets,
             sessions,
         })
+    }
+}
+
+/// `--target` when given, else the config's `targets:` (an error pointing at the one it names).
+fn resolve_targets(config: &Config, overrides: &Overrides) -> Result<Targets> {
+    match &overrides.targets {
+        Some(names) => Targets::select(names, overrides.server_name.clone()),
+        None => {
+            let names: Vec<String> = config.targets.iter().map(|t| t.value.clone()).collect();
+            Targets::select(&names, overrides.server_name.clone()).map_err(|error| {
+                // Point at the target the config names, when it is one of its.
+                let at = config
+                    .targets
+                    .iter()
+                    .find(|t| error.to_string().contains(&format!("`{}`", t.value)));
+                match at {
+                    Some(target) => config.error_at(&target.span, error.to_string()),
+                    None => error,
+                }
+            })
+        }
     }
 }
 
