@@ -13,7 +13,7 @@ use crate::parse::{Entry, Node, NodeKind};
 use crate::rule::{Ctx, Rule, Target};
 use crate::rules::schema::helpers::{declared_types, relative_pointer};
 use crate::targets::Active;
-use crate::targets::profile::Check;
+use crate::targets::profile::{Check, LargeEnum};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -202,155 +202,178 @@ fn place(schema: &Node, node: &Node) -> String {
 }
 
 fn check_schema(active: &Active, schema: &Node, items: &[Item<'_>], ctx: &mut Ctx<'_>) {
+    match &active.constraint.check {
+        Check::MaxNesting(max) => check_nesting(active, schema, items, cap(*max), ctx),
+        Check::MaxProperties(max) => check_properties(active, items, cap(*max), ctx),
+        Check::MaxEnumValues(max) => check_enum_values(active, items, cap(*max), ctx),
+        Check::MaxSchemaChars(max) => check_schema_chars(active, items, cap(*max), ctx),
+        Check::MaxLargeEnumChars(large) => check_large_enums(active, items, large, ctx),
+        _ => {}
+    }
+}
+
+/// The first container nested deeper than the target accepts (and how deep the schema goes).
+fn check_nesting(
+    active: &Active,
+    schema: &Node,
+    items: &[Item<'_>],
+    max: usize,
+    ctx: &mut Ctx<'_>,
+) {
     let who = active.who();
     let verb = active.constraint.effect.verb();
-    match &active.constraint.check {
-        Check::MaxNesting(max) => {
-            let max = cap(*max);
-            let levels = items.iter().filter_map(|item| match item {
-                Item::Container(node, level) => Some((*node, *level)),
-                _ => None,
-            });
-            let mut first = None;
-            let mut deepest = 0;
-            for (node, level) in levels {
-                deepest = deepest.max(level);
-                if level > max && first.is_none() {
-                    first = Some((node, level));
-                }
-            }
-            let Some((node, level)) = first else {
-                return;
-            };
-            let message = format!(
-                "{} is nested {level} levels deep (the schema reaches {deepest}), over the {max} \
-                 levels {who} accepts; {who} {verb}",
-                place(schema, node)
-            );
-            let help = format!(
-                "flatten the input: lift nested fields up a level, or take the inner structure \
-                 as a string the tool parses; {}",
-                active.cite()
-            );
-            ctx.report(Field::InputSchema, Target::Start(node), message)
-                .help(help);
+    let levels = items.iter().filter_map(|item| match item {
+        Item::Container(node, level) => Some((*node, *level)),
+        _ => None,
+    });
+    let mut first = None;
+    let mut deepest = 0;
+    for (node, level) in levels {
+        deepest = deepest.max(level);
+        if level > max && first.is_none() {
+            first = Some((node, level));
         }
-        Check::MaxProperties(max) => {
-            let max = cap(*max);
-            let properties: Vec<&Entry> = items
-                .iter()
-                .filter_map(|item| match item {
-                    Item::Property(entry) => Some(*entry),
-                    _ => None,
-                })
-                .collect();
-            let Some(over) = properties.get(max) else {
-                return;
-            };
-            let message = format!(
-                "property `{}` is object property {} of this schema{}, over the {max} {who} \
-                 accepts; {who} {verb}",
-                over.key,
-                max + 1,
-                in_all(max + 1, properties.len())
-            );
-            let help = format!(
-                "split the tool into smaller ones, or drop rarely used fields; {}",
-                active.cite()
-            );
-            ctx.report(Field::InputSchema, Target::Key(over), message)
-                .help(help);
-        }
-        Check::MaxEnumValues(max) => {
-            let max = cap(*max);
-            let mut total = 0;
-            let mut crossing = None;
-            for item in items {
-                if let Item::Enum(entry) = item {
-                    total += enum_values(entry).len();
-                    if total > max && crossing.is_none() {
-                        crossing = Some((*entry, total));
-                    }
-                }
-            }
-            let Some((entry, running)) = crossing else {
-                return;
-            };
-            let message = format!(
-                "this `enum` brings the schema to {running} enum values{}, over the {max} {who} \
-                 accepts; {who} {verb}",
-                in_all(running, total)
-            );
-            let help = format!(
-                "take the rarer values as a free string (name the common ones in the \
-                 description), or split the tool; {}",
-                active.cite()
-            );
-            ctx.report(Field::InputSchema, Target::Key(entry), message)
-                .help(help);
-        }
-        Check::MaxSchemaChars(max) => {
-            let max = cap(*max);
-            let mut total = 0usize;
-            let mut crossing = None;
-            for item in items {
-                let (entry, chars) = match item {
-                    Item::Property(entry) | Item::Definition(entry) => {
-                        (*entry, entry.key.chars().count())
-                    }
-                    Item::Enum(entry) => (*entry, enum_values(entry).iter().map(chars_of).sum()),
-                    Item::Const(entry) => (*entry, chars_of(&entry.value)),
-                    Item::Container(..) => continue,
-                };
-                total = total.saturating_add(chars);
-                if total > max && crossing.is_none() {
-                    crossing = Some((entry, total));
-                }
-            }
-            let Some((entry, running)) = crossing else {
-                return;
-            };
-            let message = format!(
-                "the schema's property names, definition names, enum and const values reach \
-                 {running} characters here{}, over the {max} {who} accepts; {who} {verb}",
-                in_all(running, total)
-            );
-            let help = format!(
-                "shorten property names and enum values, or split the tool; {}",
-                active.cite()
-            );
-            ctx.report(Field::InputSchema, Target::Key(entry), message)
-                .help(help);
-        }
-        Check::MaxLargeEnumChars(large) => {
-            let (over, max) = (cap(large.over), cap(large.max));
-            for item in items {
-                let Item::Enum(entry) = item else {
-                    continue;
-                };
-                let values = enum_values(entry);
-                if values.len() <= over || !values.iter().all(|value| value.as_str().is_some()) {
-                    continue;
-                }
-                let chars: usize = values.iter().map(chars_of).sum();
-                if chars <= max {
-                    continue;
-                }
-                let message = format!(
-                    "this string `enum` has {} values of {chars} characters in all; over {over} \
-                     values, {who} accepts at most {max} characters; {who} {verb}",
-                    values.len()
-                );
-                let help = format!(
-                    "take the value as a free string and check it in the tool (name the common \
-                     values in the description), or shorten the values; {}",
-                    active.cite()
-                );
-                ctx.report(Field::InputSchema, Target::Key(entry), message)
-                    .help(help);
+    }
+    let Some((node, level)) = first else {
+        return;
+    };
+    let message = format!(
+        "{} is nested {level} levels deep (the schema reaches {deepest}), over the {max} \
+         levels {who} accepts; {who} {verb}",
+        place(schema, node)
+    );
+    let help = format!(
+        "flatten the input: lift nested fields up a level, or take the inner structure \
+         as a string the tool parses; {}",
+        active.cite()
+    );
+    ctx.report(Field::InputSchema, Target::Start(node), message)
+        .help(help);
+}
+
+/// The first object property past the number the target accepts, counted over the schema.
+fn check_properties(active: &Active, items: &[Item<'_>], max: usize, ctx: &mut Ctx<'_>) {
+    let who = active.who();
+    let verb = active.constraint.effect.verb();
+    let properties: Vec<&Entry> = items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Property(entry) => Some(*entry),
+            _ => None,
+        })
+        .collect();
+    let Some(over) = properties.get(max) else {
+        return;
+    };
+    let message = format!(
+        "property `{}` is object property {} of this schema{}, over the {max} {who} \
+         accepts; {who} {verb}",
+        over.key,
+        max + 1,
+        in_all(max + 1, properties.len())
+    );
+    let help = format!(
+        "split the tool into smaller ones, or drop rarely used fields; {}",
+        active.cite()
+    );
+    ctx.report(Field::InputSchema, Target::Key(over), message)
+        .help(help);
+}
+
+/// The `enum` that brings the schema's enum values past the number the target accepts.
+fn check_enum_values(active: &Active, items: &[Item<'_>], max: usize, ctx: &mut Ctx<'_>) {
+    let who = active.who();
+    let verb = active.constraint.effect.verb();
+    let mut total = 0;
+    let mut crossing = None;
+    for item in items {
+        if let Item::Enum(entry) = item {
+            total += enum_values(entry).len();
+            if total > max && crossing.is_none() {
+                crossing = Some((*entry, total));
             }
         }
-        _ => {}
+    }
+    let Some((entry, running)) = crossing else {
+        return;
+    };
+    let message = format!(
+        "this `enum` brings the schema to {running} enum values{}, over the {max} {who} \
+         accepts; {who} {verb}",
+        in_all(running, total)
+    );
+    let help = format!(
+        "take the rarer values as a free string (name the common ones in the \
+         description), or split the tool; {}",
+        active.cite()
+    );
+    ctx.report(Field::InputSchema, Target::Key(entry), message)
+        .help(help);
+}
+
+/// Where the schema's names and enum and const values pass the characters the target accepts.
+fn check_schema_chars(active: &Active, items: &[Item<'_>], max: usize, ctx: &mut Ctx<'_>) {
+    let who = active.who();
+    let verb = active.constraint.effect.verb();
+    let mut total = 0usize;
+    let mut crossing = None;
+    for item in items {
+        let (entry, chars) = match item {
+            Item::Property(entry) | Item::Definition(entry) => (*entry, entry.key.chars().count()),
+            Item::Enum(entry) => (*entry, enum_values(entry).iter().map(chars_of).sum()),
+            Item::Const(entry) => (*entry, chars_of(&entry.value)),
+            Item::Container(..) => continue,
+        };
+        total = total.saturating_add(chars);
+        if total > max && crossing.is_none() {
+            crossing = Some((entry, total));
+        }
+    }
+    let Some((entry, running)) = crossing else {
+        return;
+    };
+    let message = format!(
+        "the schema's property names, definition names, enum and const values reach \
+         {running} characters here{}, over the {max} {who} accepts; {who} {verb}",
+        in_all(running, total)
+    );
+    let help = format!(
+        "shorten property names and enum values, or split the tool; {}",
+        active.cite()
+    );
+    ctx.report(Field::InputSchema, Target::Key(entry), message)
+        .help(help);
+}
+
+/// Each large string `enum` whose values are longer in all than the target accepts.
+fn check_large_enums(active: &Active, items: &[Item<'_>], large: &LargeEnum, ctx: &mut Ctx<'_>) {
+    let who = active.who();
+    let verb = active.constraint.effect.verb();
+    let (over, max) = (cap(large.over), cap(large.max));
+    for item in items {
+        let Item::Enum(entry) = item else {
+            continue;
+        };
+        let values = enum_values(entry);
+        if values.len() <= over || !values.iter().all(|value| value.as_str().is_some()) {
+            continue;
+        }
+        let chars: usize = values.iter().map(chars_of).sum();
+        if chars <= max {
+            continue;
+        }
+        let message = format!(
+            "this string `enum` has {} values of {chars} characters in all; over {over} \
+             values, {who} accepts at most {max} characters; {who} {verb}",
+            values.len()
+        );
+        let help = format!(
+            "take the value as a free string and check it in the tool (name the common \
+             values in the description), or shorten the values; {}",
+            active.cite()
+        );
+        ctx.report(Field::InputSchema, Target::Key(entry), message)
+            .help(help);
     }
 }
 
