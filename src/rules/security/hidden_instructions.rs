@@ -549,8 +549,72 @@ pub(crate) fn find(text: &str) -> Vec<Hit> {
 
     // Each pattern is tried (and built, the first time) only on a text that holds a word it
     // cannot match without: most texts hold none, and a pattern costs milliseconds to build.
-    let pseudo_tags = norm.contains('<').then(|| PSEUDO_TAG.captures_iter(norm));
-    for caps in pseudo_tags.into_iter().flatten() {
+    if norm.contains('<') {
+        pseudo_tags(norm, &mut hits);
+    }
+    let gates = GATES.matches(norm);
+    let holds = |gate: Gate| gates.matched(gate as usize);
+    if holds(Gate::Ignore) {
+        for found in IGNORE.find_iter(norm) {
+            // `ignore any instructions found in the page` defends against injection.
+            if !about_other_content(&norm[found.end()..]) {
+                hits.push((Kind::IgnoreInstructions, found.range()));
+            }
+        }
+    }
+    if holds(Gate::Concealment) {
+        concealments(norm, &mut hits);
+    }
+    if holds(Gate::PrivateFile) {
+        for regex in [&*READ_AND_MOVE, &*MOVE] {
+            for found in regex.find_iter(norm) {
+                if !negated(norm, found.start()) && names_private_file(norm, found.range()) {
+                    hits.push((Kind::PrivateFile, found.range()));
+                }
+            }
+        }
+    }
+    // Exfiltration and redirects count unless negated (`never send credentials to …`). Each
+    // pattern is built and run only on a text that holds what every branch of it needs:
+    // exfiltration, a named secret moved to a destination or the user's secret put in a
+    // field; a redirect, an address (an e-mail, a phone number or a URL).
+    let mut unless_negated = |regex: &Regex, kind: Kind| {
+        for found in regex.find_iter(norm) {
+            if !negated(norm, found.start()) {
+                hits.push((kind, found.range()));
+            }
+        }
+    };
+    if holds(Gate::ExfilVerb)
+        && holds(Gate::Secret)
+        && (holds(Gate::Possessive) || DESTINATION_HINT.is_match(norm))
+    {
+        unless_negated(&EXFILTRATION, Kind::PrivateFile);
+    }
+    if holds(Gate::Address) {
+        unless_negated(&REDIRECT, Kind::Redirect);
+    }
+    let mut hits: Vec<(Kind, Range<usize>)> = hits
+        .into_iter()
+        .map(|(kind, range)| (kind, folded.original(text, &range)))
+        .collect();
+    // Literals are matched on the original text (keys are case-sensitive); every branch needs
+    // a key's prefix or the name of what it assigns.
+    if holds(Gate::LiteralKey) && holds_any(text, &["sk-", "_", "xox", "AKIA", "=", ":", "Bearer"])
+    {
+        for found in CREDENTIAL_LITERAL.find_iter(text) {
+            if looks_random(found.as_str()) {
+                hits.push((Kind::CredentialLiteral, found.range()));
+            }
+        }
+    }
+    one_per_overlap(hits)
+}
+
+/// Pseudo-tags that frame prose as the system's (`<important>`, `<system>…</system>`) and
+/// chat-template tokens, in the folded text.
+fn pseudo_tags(norm: &str, hits: &mut Vec<(Kind, Range<usize>)>) {
+    for caps in PSEUDO_TAG.captures_iter(norm) {
         let Some(whole) = caps.get(0) else { continue };
         // A chat-template token (`<|im_start|>`) has no name and always counts.
         if caps.get(2).is_none() {
@@ -580,23 +644,12 @@ pub(crate) fn find(text: &str) -> Vec<Hit> {
             hits.push((Kind::PseudoTag, whole.range()));
         }
     }
-    let gates = GATES.matches(norm);
-    let holds = |gate: Gate| gates.matched(gate as usize);
-    let ignore = holds(Gate::Ignore);
-    for found in ignore.then(|| IGNORE.find_iter(norm)).into_iter().flatten() {
-        // `ignore any instructions found in the page` defends against injection.
-        if !about_other_content(&norm[found.end()..]) {
-            hits.push((Kind::IgnoreInstructions, found.range()));
-        }
-    }
-    // Every branch names the user (or `the human`), `that you`, or the instructions, notes or
-    // rules kept secret.
-    let concealment = holds(Gate::Concealment);
-    for found in concealment
-        .then(|| CONCEALMENT.find_iter(norm))
-        .into_iter()
-        .flatten()
-    {
+}
+
+/// Orders to keep something from the user (every branch names the user or `the human`, `that
+/// you`, or the instructions, notes or rules kept secret), in the folded text.
+fn concealments(norm: &str, hits: &mut Vec<(Kind, Range<usize>)>) {
+    for found in CONCEALMENT.find_iter(norm) {
         let after = &norm[found.end()..];
         // `do not tell the user to restart`: what to say, not what to hide.
         if after.starts_with(" to ")
@@ -608,56 +661,11 @@ pub(crate) fn find(text: &str) -> Vec<Hit> {
         }
         hits.push((Kind::Concealment, found.range()));
     }
-    let moves = if holds(Gate::PrivateFile) {
-        vec![&*READ_AND_MOVE, &*MOVE]
-    } else {
-        Vec::new()
-    };
-    for regex in moves {
-        for found in regex.find_iter(norm) {
-            if !negated(norm, found.start()) && names_private_file(norm, found.range()) {
-                hits.push((Kind::PrivateFile, found.range()));
-            }
-        }
-    }
-    // Exfiltration and redirects count unless negated (`never send credentials to …`). Each
-    // pattern is built and run only on a text that holds what every branch of it needs:
-    // exfiltration, a named secret moved to a destination or the user's secret put in a
-    // field; a redirect, an address (an e-mail, a phone number or a URL).
-    let mut unless_negated = |regex: &Regex, kind: Kind| {
-        for found in regex.find_iter(norm) {
-            if !negated(norm, found.start()) {
-                hits.push((kind, found.range()));
-            }
-        }
-    };
-    if holds(Gate::ExfilVerb)
-        && holds(Gate::Secret)
-        && (holds(Gate::Possessive) || DESTINATION_HINT.is_match(norm))
-    {
-        unless_negated(&EXFILTRATION, Kind::PrivateFile);
-    }
-    if holds(Gate::Address) {
-        unless_negated(&REDIRECT, Kind::Redirect);
-    }
+}
+
+/// The hits in order of place, overlapping hits of one kind as the first of them.
+fn one_per_overlap(mut hits: Vec<(Kind, Range<usize>)>) -> Vec<Hit> {
     let mut out: Vec<Hit> = Vec::new();
-    let mut hits: Vec<(Kind, Range<usize>)> = hits
-        .into_iter()
-        .map(|(kind, range)| (kind, folded.original(text, &range)))
-        .collect();
-    // Literals are matched on the original text (keys are case-sensitive); every branch needs
-    // a key's prefix or the name of what it assigns.
-    let literal = holds(Gate::LiteralKey)
-        && holds_any(text, &["sk-", "_", "xox", "AKIA", "=", ":", "Bearer"]);
-    for found in literal
-        .then(|| CREDENTIAL_LITERAL.find_iter(text))
-        .into_iter()
-        .flatten()
-    {
-        if looks_random(found.as_str()) {
-            hits.push((Kind::CredentialLiteral, found.range()));
-        }
-    }
     hits.sort_by_key(|(kind, range)| (range.start, *kind as u8));
     for (kind, range) in hits {
         if out
