@@ -510,73 +510,9 @@ fn describe(error: &ValidationError<'_>, path: &str, draft: Draft) -> (String, O
         | ValidationErrorKind::Enum { .. }
             if key == "type" =>
         {
-            match instance {
-                Value::String(name) if name.trim().is_empty() => (
-                    "an empty string is not a JSON Schema type".to_string(),
-                    Some(types_help(None)),
-                ),
-                Value::String(name) => (
-                    format!("`{name}` is not a JSON Schema type"),
-                    Some(types_help(Some(name))),
-                ),
-                Value::Array(_) => (
-                    "`type` lists a name that is not a JSON Schema type, or lists one twice"
-                        .to_string(),
-                    Some(types_help(None)),
-                ),
-                other => (
-                    format!(
-                        "`type` must be a type name or a list of them, found {}",
-                        json_type(other)
-                    ),
-                    Some(types_help(None)),
-                ),
-            }
+            describe_type_name(instance)
         }
-        ValidationErrorKind::Type { kind } => {
-            let expected = expected_types(kind);
-            let is_schema_slot = expected.len() == 2
-                && expected.iter().any(|t| t == "boolean")
-                && expected.iter().any(|t| t == "object");
-            if is_schema_slot {
-                let suggestion = match instance {
-                    Value::String(name) => type_suggestion(name),
-                    _ => None,
-                };
-                let help = Some(match suggestion {
-                    Some(ty) => format!("a schema is an object: write `{{\"type\": \"{ty}\"}}`"),
-                    None => "a schema is an object such as `{\"type\": \"string\"}`".to_string(),
-                });
-                return (
-                    format!(
-                        "`{key}` must be a schema (an object or a boolean), found {}",
-                        json_type(instance)
-                    ),
-                    help,
-                );
-            }
-            let wanted = expected
-                .iter()
-                .map(|t| article(t))
-                .collect::<Vec<_>>()
-                .join(" or ");
-            let help = match (key.as_str(), instance) {
-                ("required", Value::String(name)) => Some(format!(
-                    "`required` lists property names: write `required: [\"{name}\"]`"
-                )),
-                ("required", Value::Bool(_)) => Some(
-                    "`required: true` on a property is draft 3; list the property's name in \
-                     the parent object's `required` array instead"
-                        .to_string(),
-                ),
-                ("enum", _) => Some("`enum` lists the allowed values: `enum: [a, b]`".to_string()),
-                _ => None,
-            };
-            (
-                format!("`{key}` must be {wanted}, found {}", json_type(instance)),
-                help,
-            )
-        }
+        ValidationErrorKind::Type { kind } => describe_wrong_type(kind, &key, instance),
         ValidationErrorKind::Minimum { limit } => (
             format!("`{key}` must be at least {limit}, found {shown}"),
             None,
@@ -602,21 +538,7 @@ fn describe(error: &ValidationError<'_>, path: &str, draft: Draft) -> (String, O
             None,
         ),
         ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
-            let parent = path.rsplit('/').nth(1).unwrap_or_default();
-            let allowed = match (parent, key.as_str()) {
-                (_, "items") => Some("a schema, or (before 2020-12) a list of schemas"),
-                ("dependencies", _) => Some("a schema, or a list of property names"),
-                (_, "type") => Some("a type name, or a list of type names"),
-                _ => None,
-            };
-            let location = if path.is_empty() { "/" } else { path };
-            (
-                format!("`{location}` has none of the shapes the {against} meta-schema allows"),
-                Some(match allowed {
-                    Some(allowed) => format!("found `{shown}`; expected {allowed}"),
-                    None => format!("found `{shown}`"),
-                }),
-            )
+            describe_no_shape(path, &key, &shown, against)
         }
         _ => (
             format!("invalid `{key}`: {}", short_error(error)),
@@ -625,6 +547,101 @@ fn describe(error: &ValidationError<'_>, path: &str, draft: Draft) -> (String, O
             )),
         ),
     }
+}
+
+/// `type` holding something other than type names.
+fn describe_type_name(instance: &Value) -> (String, Option<String>) {
+    match instance {
+        Value::String(name) if name.trim().is_empty() => (
+            "an empty string is not a JSON Schema type".to_string(),
+            Some(types_help(None)),
+        ),
+        Value::String(name) => (
+            format!("`{name}` is not a JSON Schema type"),
+            Some(types_help(Some(name))),
+        ),
+        Value::Array(_) => (
+            "`type` lists a name that is not a JSON Schema type, or lists one twice".to_string(),
+            Some(types_help(None)),
+        ),
+        other => (
+            format!(
+                "`type` must be a type name or a list of them, found {}",
+                json_type(other)
+            ),
+            Some(types_help(None)),
+        ),
+    }
+}
+
+/// A keyword holding a value of the wrong JSON type (a schema slot holding a non-schema).
+fn describe_wrong_type(kind: &TypeKind, key: &str, instance: &Value) -> (String, Option<String>) {
+    let expected = expected_types(kind);
+    let is_schema_slot = expected.len() == 2
+        && expected.iter().any(|t| t == "boolean")
+        && expected.iter().any(|t| t == "object");
+    if is_schema_slot {
+        let suggestion = match instance {
+            Value::String(name) => type_suggestion(name),
+            _ => None,
+        };
+        let help = Some(match suggestion {
+            Some(ty) => format!("a schema is an object: write `{{\"type\": \"{ty}\"}}`"),
+            None => "a schema is an object such as `{\"type\": \"string\"}`".to_string(),
+        });
+        return (
+            format!(
+                "`{key}` must be a schema (an object or a boolean), found {}",
+                json_type(instance)
+            ),
+            help,
+        );
+    }
+    let wanted = expected
+        .iter()
+        .map(|t| article(t))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let help = match (key, instance) {
+        ("required", Value::String(name)) => Some(format!(
+            "`required` lists property names: write `required: [\"{name}\"]`"
+        )),
+        ("required", Value::Bool(_)) => Some(
+            "`required: true` on a property is draft 3; list the property's name in \
+             the parent object's `required` array instead"
+                .to_string(),
+        ),
+        ("enum", _) => Some("`enum` lists the allowed values: `enum: [a, b]`".to_string()),
+        _ => None,
+    };
+    (
+        format!("`{key}` must be {wanted}, found {}", json_type(instance)),
+        help,
+    )
+}
+
+/// A value that has none of the shapes its keyword allows.
+fn describe_no_shape(
+    path: &str,
+    key: &str,
+    shown: &str,
+    against: &str,
+) -> (String, Option<String>) {
+    let parent = path.rsplit('/').nth(1).unwrap_or_default();
+    let allowed = match (parent, key) {
+        (_, "items") => Some("a schema, or (before 2020-12) a list of schemas"),
+        ("dependencies", _) => Some("a schema, or a list of property names"),
+        (_, "type") => Some("a type name, or a list of type names"),
+        _ => None,
+    };
+    let location = if path.is_empty() { "/" } else { path };
+    (
+        format!("`{location}` has none of the shapes the {against} meta-schema allows"),
+        Some(match allowed {
+            Some(allowed) => format!("found `{shown}`; expected {allowed}"),
+            None => format!("found `{shown}`"),
+        }),
+    )
 }
 
 fn article(ty: &str) -> String {
