@@ -13,6 +13,7 @@ use crate::options;
 use crate::options::Options;
 use crate::parse;
 use crate::parse::source::SourceFile;
+use crate::parse::{Node, Span};
 
 /// A rule file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -71,84 +72,10 @@ fn read(
         )
     })?;
     let spec: RuleFile = options::deserialize(&node, Some(file))?;
-    let at = |key: &str| node.get(key).map(|n| n.span()).unwrap_or(node.span());
-    let then_at = |key: &str| {
-        node.get("then")
-            .and_then(|then| then.get(key).or(Some(then)))
-            .map_or(node.span(), |n| n.span())
-    };
-    let code_ok = if builtin {
-        is_code(&spec.code, "TC")
-    } else {
-        !spec.code.starts_with("TC") && is_code(&spec.code, "")
-    };
-    if !code_ok {
-        let help = if builtin {
-            "built-in codes are `TC` and three digits"
-        } else {
-            "a team's own rules use their own prefix and digits, e.g. `X001`; `TC` is reserved"
-        };
-        return Err(Error::at(
-            file,
-            at("code"),
-            format!("invalid rule code `{}`", spec.code),
-        )
-        .with_help(help));
-    }
-    if !is_kebab(&spec.name) {
-        return Err(Error::at(
-            file,
-            at("name"),
-            format!("rule name `{}` is not kebab-case", spec.name),
-        ));
-    }
+    check_code_and_name(file, &node, &spec, builtin)?;
     let check = match (spec.then.function, &spec.then.native, native) {
         (Some(function), None, _) => {
-            // What serde said when both were required of every entry.
-            let missing =
-                |field: &str| Error::at(file, node.span(), format!("missing field `{field}`"));
-            if spec.given.is_empty() {
-                return Err(missing("given"));
-            }
-            let Some(message) = spec.message.clone() else {
-                return Err(missing("message"));
-            };
-            let rule = DeclarativeRule {
-                given: spec.given.clone(),
-                function,
-                message,
-                help: spec.help.clone(),
-                label: spec.label.clone(),
-            };
-            let validated = if builtin {
-                rule.validate_given()
-            } else {
-                rule.validate(&spec.then.options)
-            };
-            validated.map_err(|message| {
-                let span = if message.starts_with("function") {
-                    at("given")
-                } else {
-                    then_at("options")
-                };
-                let message = if message.starts_with("function") {
-                    message
-                } else {
-                    format!("invalid options for `{function:?}`: {message}").to_lowercase()
-                };
-                Error::at(file, span, message)
-            })?;
-            if spec.fixable {
-                return Err(Error::at(
-                    file,
-                    at("fixable"),
-                    "a rule with a `function` cannot be `fixable`",
-                )
-                .with_help(
-                    "fixes come from native checks compiled into toolcheck; remove `fixable`",
-                ));
-            }
-            Check::Declarative(rule)
+            Check::Declarative(declarative_rule(file, &node, &spec, function, builtin)?)
         }
         (None, Some(_), Some(build)) => Check::Native(build),
         (None, Some(path), None) => {
@@ -157,15 +84,17 @@ fn read(
             } else {
                 "a team's rules use a `function`; native checks are compiled into toolcheck"
             };
-            return Err(
-                Error::at(file, then_at("native"), format!("no native check `{path}`"))
-                    .with_help(help),
-            );
+            return Err(Error::at(
+                file,
+                then_span(&node, "native"),
+                format!("no native check `{path}`"),
+            )
+            .with_help(help));
         }
         _ => {
             return Err(Error::at(
                 file,
-                at("then"),
+                key_span(&node, "then"),
                 "`then` needs exactly one of `function` and `native`",
             ));
         }
@@ -185,6 +114,106 @@ fn read(
         defaults: spec.then.options,
         check,
     })
+}
+
+/// Where `key` is written, else the whole file.
+fn key_span(node: &Node, key: &str) -> Span {
+    node.get(key).map(|n| n.span()).unwrap_or(node.span())
+}
+
+/// Where `then.key` is written, else `then`, else the whole file.
+fn then_span(node: &Node, key: &str) -> Span {
+    node.get("then")
+        .and_then(|then| then.get(key).or(Some(then)))
+        .map_or(node.span(), |n| n.span())
+}
+
+/// A built-in code is `TC` and three digits, a team's its own prefix; a name is kebab-case.
+fn check_code_and_name(
+    file: &Arc<SourceFile>,
+    node: &Node,
+    spec: &RuleFile,
+    builtin: bool,
+) -> Result<()> {
+    let code_ok = if builtin {
+        is_code(&spec.code, "TC")
+    } else {
+        !spec.code.starts_with("TC") && is_code(&spec.code, "")
+    };
+    if !code_ok {
+        let help = if builtin {
+            "built-in codes are `TC` and three digits"
+        } else {
+            "a team's own rules use their own prefix and digits, e.g. `X001`; `TC` is reserved"
+        };
+        return Err(Error::at(
+            file,
+            key_span(node, "code"),
+            format!("invalid rule code `{}`", spec.code),
+        )
+        .with_help(help));
+    }
+    if !is_kebab(&spec.name) {
+        return Err(Error::at(
+            file,
+            key_span(node, "name"),
+            format!("rule name `{}` is not kebab-case", spec.name),
+        ));
+    }
+    Ok(())
+}
+
+/// The declarative check of an entry with a `function`: its `given` and `message` present,
+/// its paths (and a team's options) valid, and not `fixable`.
+fn declarative_rule(
+    file: &Arc<SourceFile>,
+    node: &Node,
+    spec: &RuleFile,
+    function: FunctionName,
+    builtin: bool,
+) -> Result<DeclarativeRule> {
+    // What serde said when both were required of every entry.
+    let missing = |field: &str| Error::at(file, node.span(), format!("missing field `{field}`"));
+    if spec.given.is_empty() {
+        return Err(missing("given"));
+    }
+    let Some(message) = spec.message.clone() else {
+        return Err(missing("message"));
+    };
+    let rule = DeclarativeRule {
+        given: spec.given.clone(),
+        function,
+        message,
+        help: spec.help.clone(),
+        label: spec.label.clone(),
+    };
+    let validated = if builtin {
+        rule.validate_given()
+    } else {
+        rule.validate(&spec.then.options)
+    };
+    validated.map_err(|message| {
+        let span = if message.starts_with("function") {
+            key_span(node, "given")
+        } else {
+            then_span(node, "options")
+        };
+        let message = if message.starts_with("function") {
+            message
+        } else {
+            format!("invalid options for `{function:?}`: {message}").to_lowercase()
+        };
+        Error::at(file, span, message)
+    })?;
+    if spec.fixable {
+        return Err(Error::at(
+            file,
+            key_span(node, "fixable"),
+            "a rule with a `function` cannot be `fixable`",
+        )
+        .with_help("fixes come from native checks compiled into toolcheck; remove `fixable`"));
+    }
+    Ok(rule)
 }
 
 fn is_code(code: &str, prefix: &str) -> bool {
