@@ -91,125 +91,175 @@ fn number_of<'a>(node: &'a Node, key: &str) -> Option<(&'a Entry, f64)> {
 
 fn check_bounds(limit: &Limit<'_>, node: &Node, ctx: &mut Ctx<'_>) {
     let types = helpers::declared_types(node);
+    // The first of these that holds is reported.
     for &(bound, entry, value) in &limit.bounds {
-        let key = bound.limit_key();
-        let number = format_number(value);
-        // A bound for another type than the schema declares.
-        if !types.is_empty() && !bound.applies_to().iter().any(|ty| types.contains(ty)) {
-            let declared = types.join(", ");
-            ctx.report(
-                Field::Limits,
-                Target::Value(&entry.value),
-                format!(
-                    "`{key}` applies to {}, but the schema at `{}` is `type: {declared}`",
-                    if bound.applies_to().contains(&"array") {
-                        "arrays"
-                    } else if bound.applies_to().contains(&"string") {
-                        "strings"
-                    } else {
-                        "numbers"
-                    },
-                    show_pointer(limit.pointer())
-                ),
-            )
-            .help("point `at` at the right property, or use the bound for its type");
-            continue;
-        }
-        // The entry contradicts itself.
-        if bound.is_min()
-            && let Some((max_entry, max)) = limit.bound(bound.opposite())
-            && value > max
-        {
-            ctx.report(
-                Field::Limits,
-                Target::Value(&entry.value),
-                format!(
-                    "`{key}: {number}` is greater than `{}: {}`",
-                    max_entry.key,
-                    format_number(max)
-                ),
-            )
-            .help("no value satisfies both bounds; fix one of them");
-            continue;
-        }
-        // The same bound in the schema.
-        if let Some((schema_entry, schema_value)) = number_of(node, bound.schema_keyword()) {
-            let contradicts = if bound.is_min() {
-                schema_value > value
-            } else {
-                schema_value != value
-            };
-            if contradicts {
-                let help = if bound.is_min() {
-                    format!(
-                        "the schema rejects values the tool accepts; lower `{}` to {number} or \
-                         below (or delete it), or raise `{key}`",
-                        schema_entry.key
-                    )
+        let _reported = for_another_type(limit, &types, bound, entry, ctx)
+            || past_its_opposite(limit, bound, entry, value, ctx)
+            || unlike_the_schema(node, bound, entry, value, ctx)
+            || across_the_schema(node, bound, entry, value, ctx);
+    }
+}
+
+/// A bound for another type than the schema declares.
+fn for_another_type(
+    limit: &Limit<'_>,
+    types: &[&str],
+    bound: Bound,
+    entry: &Entry,
+    ctx: &mut Ctx<'_>,
+) -> bool {
+    let key = bound.limit_key();
+    if !types.is_empty() && !bound.applies_to().iter().any(|ty| types.contains(ty)) {
+        let declared = types.join(", ");
+        ctx.report(
+            Field::Limits,
+            Target::Value(&entry.value),
+            format!(
+                "`{key}` applies to {}, but the schema at `{}` is `type: {declared}`",
+                if bound.applies_to().contains(&"array") {
+                    "arrays"
+                } else if bound.applies_to().contains(&"string") {
+                    "strings"
                 } else {
-                    format!(
-                        "make them agree: the tool enforces `{key}: {number}`, so write `{}: \
-                         {number}` in the schema",
-                        schema_entry.key
-                    )
-                };
-                ctx.report(
-                    Field::Limits,
-                    Target::Value(&entry.value),
-                    format!(
-                        "`{key}: {number}` but the schema says `{}: {}`",
-                        schema_entry.key,
-                        format_number(schema_value)
-                    ),
-                )
-                .help(help)
-                .related(
-                    format!("`{}` in the schema", schema_entry.key),
-                    schema_entry.key_span(),
-                );
-                continue;
-            }
-        }
-        // The opposite bound in the schema.
-        let opposite = bound.opposite().schema_keyword();
-        let exclusive = match bound {
-            Bound::Minimum => Some("exclusiveMaximum"),
-            Bound::Maximum => Some("exclusiveMinimum"),
-            _ => None,
+                    "numbers"
+                },
+                show_pointer(limit.pointer())
+            ),
+        )
+        .help("point `at` at the right property, or use the bound for its type");
+        return true;
+    }
+    false
+}
+
+/// The entry contradicts itself: a minimum over its own maximum.
+fn past_its_opposite(
+    limit: &Limit<'_>,
+    bound: Bound,
+    entry: &Entry,
+    value: f64,
+    ctx: &mut Ctx<'_>,
+) -> bool {
+    let key = bound.limit_key();
+    let number = format_number(value);
+    if bound.is_min()
+        && let Some((max_entry, max)) = limit.bound(bound.opposite())
+        && value > max
+    {
+        ctx.report(
+            Field::Limits,
+            Target::Value(&entry.value),
+            format!(
+                "`{key}: {number}` is greater than `{}: {}`",
+                max_entry.key,
+                format_number(max)
+            ),
+        )
+        .help("no value satisfies both bounds; fix one of them");
+        return true;
+    }
+    false
+}
+
+/// The same bound in the schema says otherwise.
+fn unlike_the_schema(
+    node: &Node,
+    bound: Bound,
+    entry: &Entry,
+    value: f64,
+    ctx: &mut Ctx<'_>,
+) -> bool {
+    let key = bound.limit_key();
+    let number = format_number(value);
+    if let Some((schema_entry, schema_value)) = number_of(node, bound.schema_keyword()) {
+        let contradicts = if bound.is_min() {
+            schema_value > value
+        } else {
+            schema_value != value
         };
-        let crossing = [Some(opposite), exclusive]
-            .into_iter()
-            .flatten()
-            .filter_map(|keyword| number_of(node, keyword))
-            .find(|(schema_entry, schema_value)| {
-                let exclusive = schema_entry.key.starts_with("exclusive");
-                match (bound.is_min(), exclusive) {
-                    (true, false) => value > *schema_value,
-                    (true, true) => value >= *schema_value,
-                    (false, false) => value < *schema_value,
-                    (false, true) => value <= *schema_value,
-                }
-            });
-        if let Some((schema_entry, schema_value)) = crossing {
-            let relation = if bound.is_min() {
-                "allows at most"
+        if contradicts {
+            let help = if bound.is_min() {
+                format!(
+                    "the schema rejects values the tool accepts; lower `{}` to {number} or \
+                     below (or delete it), or raise `{key}`",
+                    schema_entry.key
+                )
             } else {
-                "requires at least"
+                format!(
+                    "make them agree: the tool enforces `{key}: {number}`, so write `{}: \
+                     {number}` in the schema",
+                    schema_entry.key
+                )
             };
             ctx.report(
                 Field::Limits,
                 Target::Value(&entry.value),
                 format!(
-                    "`{key}: {number}` but the schema {relation} `{}: {}`",
+                    "`{key}: {number}` but the schema says `{}: {}`",
                     schema_entry.key,
                     format_number(schema_value)
                 ),
             )
-            .help("no value satisfies both; fix the limit or the schema")
+            .help(help)
             .related(
                 format!("`{}` in the schema", schema_entry.key),
                 schema_entry.key_span(),
             );
+            return true;
         }
     }
+    false
+}
+
+/// The opposite bound in the schema leaves no value both accept.
+fn across_the_schema(
+    node: &Node,
+    bound: Bound,
+    entry: &Entry,
+    value: f64,
+    ctx: &mut Ctx<'_>,
+) -> bool {
+    let key = bound.limit_key();
+    let number = format_number(value);
+    let opposite = bound.opposite().schema_keyword();
+    let exclusive = match bound {
+        Bound::Minimum => Some("exclusiveMaximum"),
+        Bound::Maximum => Some("exclusiveMinimum"),
+        _ => None,
+    };
+    let crossing = [Some(opposite), exclusive]
+        .into_iter()
+        .flatten()
+        .filter_map(|keyword| number_of(node, keyword))
+        .find(|(schema_entry, schema_value)| {
+            let exclusive = schema_entry.key.starts_with("exclusive");
+            match (bound.is_min(), exclusive) {
+                (true, false) => value > *schema_value,
+                (true, true) => value >= *schema_value,
+                (false, false) => value < *schema_value,
+                (false, true) => value <= *schema_value,
+            }
+        });
+    if let Some((schema_entry, schema_value)) = crossing {
+        let relation = if bound.is_min() {
+            "allows at most"
+        } else {
+            "requires at least"
+        };
+        ctx.report(
+            Field::Limits,
+            Target::Value(&entry.value),
+            format!(
+                "`{key}: {number}` but the schema {relation} `{}: {}`",
+                schema_entry.key,
+                format_number(schema_value)
+            ),
+        )
+        .help("no value satisfies both; fix the limit or the schema")
+        .related(
+            format!("`{}` in the schema", schema_entry.key),
+            schema_entry.key_span(),
+        );
+    }
+    false
 }
