@@ -388,58 +388,8 @@ pub fn describe(check: &Check) -> String {
             .join(", ")
     };
     match check {
-        Check::WireName(wire) => {
-            let mut text = format!("tool names are sent as `{}`", wire.template);
-            if let Some(server) = &wire.server {
-                let _ = write!(text, " with the server name");
-                if server.lower {
-                    let _ = write!(text, " lower-cased");
-                }
-                if let Some(keep) = &server.keep {
-                    let _ = write!(text, ", each run of characters outside [{keep}] as one `_`");
-                }
-                if let Some(max) = server.max {
-                    let _ = write!(text, ", cut to {max} characters");
-                }
-            }
-            if let Some(prefix) = &wire.prefix {
-                let _ = write!(text, ", `{prefix}` prepended unless already there");
-            }
-            if let Some(keep) = &wire.keep {
-                let _ = write!(text, ", characters outside [{keep}] become `_`");
-            }
-            if let Some(replace) = &wire.replace {
-                let _ = write!(text, ", characters of [{replace}] become `_`");
-            }
-            if let Some(first) = &wire.first {
-                let _ = write!(
-                    text,
-                    ", `_` is prepended unless the name starts with [{first}]"
-                );
-            }
-            if let (Some(over), Some(keep)) = (wire.shorten_over, wire.shorten_keep) {
-                let _ = write!(
-                    text,
-                    ", names over {over} characters are cut to their first and last {keep} \
-                     around `...`"
-                );
-            }
-            if let Some(cut) = wire.cut {
-                let _ = write!(text, ", names are cut after {cut} characters");
-            }
-            text
-        }
-        Check::ToolName(name) => {
-            let counted = name.counted.as_deref().unwrap_or("the name on the wire");
-            let mut text = format!("{counted}: 1 to {} characters", name.max_length);
-            if let Some(charset) = &name.charset {
-                let _ = write!(text, " of [{charset}]");
-            }
-            if let Some(first) = &name.first {
-                let _ = write!(text, ", starting with [{first}]");
-            }
-            text
-        }
+        Check::WireName(wire) => describe_wire_name(wire),
+        Check::ToolName(name) => describe_tool_name(name),
         Check::Keywords(keywords) => {
             let place = match keywords.at {
                 Place::Root => "at the schema root",
@@ -494,6 +444,62 @@ pub fn describe(check: &Check) -> String {
         Check::RootType(ty) => format!("the schema root is `\"type\": \"{ty}\"`"),
         Check::RefInAllOf => "no `$ref` in an `allOf` branch".into(),
     }
+}
+
+/// How a host builds the name it sends: its template, then each rewrite in order.
+fn describe_wire_name(wire: &profile::WireName) -> String {
+    let mut text = format!("tool names are sent as `{}`", wire.template);
+    if let Some(server) = &wire.server {
+        let _ = write!(text, " with the server name");
+        if server.lower {
+            let _ = write!(text, " lower-cased");
+        }
+        if let Some(keep) = &server.keep {
+            let _ = write!(text, ", each run of characters outside [{keep}] as one `_`");
+        }
+        if let Some(max) = server.max {
+            let _ = write!(text, ", cut to {max} characters");
+        }
+    }
+    if let Some(prefix) = &wire.prefix {
+        let _ = write!(text, ", `{prefix}` prepended unless already there");
+    }
+    if let Some(keep) = &wire.keep {
+        let _ = write!(text, ", characters outside [{keep}] become `_`");
+    }
+    if let Some(replace) = &wire.replace {
+        let _ = write!(text, ", characters of [{replace}] become `_`");
+    }
+    if let Some(first) = &wire.first {
+        let _ = write!(
+            text,
+            ", `_` is prepended unless the name starts with [{first}]"
+        );
+    }
+    if let (Some(over), Some(keep)) = (wire.shorten_over, wire.shorten_keep) {
+        let _ = write!(
+            text,
+            ", names over {over} characters are cut to their first and last {keep} \
+             around `...`"
+        );
+    }
+    if let Some(cut) = wire.cut {
+        let _ = write!(text, ", names are cut after {cut} characters");
+    }
+    text
+}
+
+/// The length and characters a tool name may have.
+fn describe_tool_name(name: &profile::ToolName) -> String {
+    let counted = name.counted.as_deref().unwrap_or("the name on the wire");
+    let mut text = format!("{counted}: 1 to {} characters", name.max_length);
+    if let Some(charset) = &name.charset {
+        let _ = write!(text, " of [{charset}]");
+    }
+    if let Some(first) = &name.first {
+        let _ = write!(text, ", starting with [{first}]");
+    }
+    text
 }
 
 #[cfg(test)]
