@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::{Edit, Field, Severity};
 use crate::normalize::{Dialect, Tool};
-use crate::parse::{Node, NodeKind};
+use crate::parse::{Entry, Node, NodeKind};
 use crate::rule::{Ctx, Rule, Target};
 
 #[derive(Debug, Deserialize)]
@@ -27,26 +27,7 @@ fn schema_key(dialect: Dialect) -> Option<&'static str> {
 impl Rule for NonObjectRoot {
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
         let Some(entry) = tool.input_schema else {
-            let (field, target) = match tool.name {
-                Some(name) => (Field::Name, Target::Value(&name.value)),
-                None => (Field::InputSchema, Target::Value(tool.node)),
-            };
-            ctx.report(
-                field,
-                target,
-                format!("tool `{}` has no input schema", tool.name()),
-            )
-            .help(match schema_key(tool.dialect) {
-                Some(key) => format!(
-                    "providers require an object schema, even for a tool without parameters: \
-                     add `{key}: {{\"type\": \"object\"}}`"
-                ),
-                None => "providers require an object schema, even for a tool without \
-                         parameters: add `{\"type\": \"object\"}` under the key your format \
-                         uses (`inputSchema` for MCP, `input_schema` for Anthropic, `parameters` \
-                         for OpenAI)"
-                    .to_string(),
-            });
+            no_schema(tool, ctx);
             return;
         };
         let key = entry.key.as_str();
@@ -62,76 +43,111 @@ impl Rule for NonObjectRoot {
             ));
             return;
         }
-        let Some(ty) = schema.get("type") else {
-            let declares_properties = schema.get("properties").is_some();
-            let message = if declares_properties {
-                "the input schema declares `properties` but no `type`"
+        match schema.get("type") {
+            Some(ty) => check_root_type(ty, ctx),
+            None => no_type(entry, ctx),
+        }
+    }
+}
+
+/// A tool without an input schema, reported at its name.
+fn no_schema(tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
+    let (field, target) = match tool.name {
+        Some(name) => (Field::Name, Target::Value(&name.value)),
+        None => (Field::InputSchema, Target::Value(tool.node)),
+    };
+    ctx.report(
+        field,
+        target,
+        format!("tool `{}` has no input schema", tool.name()),
+    )
+    .help(match schema_key(tool.dialect) {
+        Some(key) => format!(
+            "providers require an object schema, even for a tool without parameters: \
+             add `{key}: {{\"type\": \"object\"}}`"
+        ),
+        None => "providers require an object schema, even for a tool without \
+                 parameters: add `{\"type\": \"object\"}` under the key your format \
+                 uses (`inputSchema` for MCP, `input_schema` for Anthropic, `parameters` \
+                 for OpenAI)"
+            .to_string(),
+    });
+}
+
+/// A schema without a root `type`; milder, and fixed, where its `properties` say it is an
+/// object.
+fn no_type(entry: &Entry, ctx: &mut Ctx<'_>) {
+    let schema = &entry.value;
+    let declares_properties = schema.get("properties").is_some();
+    let message = if declares_properties {
+        "the input schema declares `properties` but no `type`"
+    } else {
+        "the input schema has no `type`"
+    };
+    let insertion = declares_properties
+        .then(|| insert_object_type(&ctx.file.text, schema))
+        .flatten();
+    let finding = ctx
+        .report(Field::InputSchema, Target::Key(entry), message)
+        .help("add `\"type\": \"object\"` at the schema's root; providers require it");
+    // `properties` says what was meant, and many hosts infer the type: the milder case.
+    if declares_properties {
+        finding.at_most(Severity::Warning);
+    }
+    if let Some(edit) = insertion {
+        finding.fix(vec![edit]);
+    }
+}
+
+/// A root `type` other than `object`; `dict` and `map` rewritten to it.
+fn check_root_type(ty: &Node, ctx: &mut Ctx<'_>) {
+    match &ty.kind {
+        NodeKind::String(s) if &*s.value == "object" => {}
+        NodeKind::String(s) => {
+            let help = if matches!(&*s.value, "dict" | "map") {
+                format!("`{}` is not a JSON Schema type: write `object`", s.value)
             } else {
-                "the input schema has no `type`"
+                "the root of an input schema is an object: write `\"type\": \"object\"` \
+                 and put the value into a property"
+                    .to_string()
             };
-            let insertion = declares_properties
-                .then(|| insert_object_type(&ctx.file.text, schema))
-                .flatten();
+            let written = requoted(ctx.file.text.get(ty.span()).unwrap_or_default(), "object");
             let finding = ctx
-                .report(Field::InputSchema, Target::Key(entry), message)
-                .help("add `\"type\": \"object\"` at the schema's root; providers require it");
-            // `properties` says what was meant, and many hosts infer the type: the milder case.
-            if declares_properties {
-                finding.at_most(Severity::Warning);
-            }
-            if let Some(edit) = insertion {
-                finding.fix(vec![edit]);
-            }
-            return;
-        };
-        match &ty.kind {
-            NodeKind::String(s) if &*s.value == "object" => {}
-            NodeKind::String(s) => {
-                let help = if matches!(&*s.value, "dict" | "map") {
-                    format!("`{}` is not a JSON Schema type: write `object`", s.value)
-                } else {
-                    "the root of an input schema is an object: write `\"type\": \"object\"` \
-                     and put the value into a property"
-                        .to_string()
-                };
-                let written = requoted(ctx.file.text.get(ty.span()).unwrap_or_default(), "object");
-                let finding = ctx
-                    .report(
-                        Field::InputSchema,
-                        Target::Value(ty),
-                        format!(
-                            "the input schema's root `type` is `{}`, not `object`",
-                            s.value
-                        ),
-                    )
-                    .help(help);
-                // `dict` and `map` mean an object: the one rewrite that keeps the meaning.
-                if matches!(&*s.value, "dict" | "map") {
-                    finding.fix(vec![Edit {
-                        span: ty.span(),
-                        replacement: written,
-                    }]);
-                }
-            }
-            NodeKind::Array(_) => {
-                ctx.report(
-                    Field::InputSchema,
-                    Target::Value(ty),
-                    "the input schema's root `type` is a list, not `object`",
-                )
-                .help("write `\"type\": \"object\"`; providers accept only a single object type at the root");
-            }
-            _ => {
-                ctx.report(
+                .report(
                     Field::InputSchema,
                     Target::Value(ty),
                     format!(
-                        "the input schema's root `type` is {}, not `object`",
-                        ty.type_name()
+                        "the input schema's root `type` is `{}`, not `object`",
+                        s.value
                     ),
                 )
-                .help("write `\"type\": \"object\"`");
+                .help(help);
+            // `dict` and `map` mean an object: the one rewrite that keeps the meaning.
+            if matches!(&*s.value, "dict" | "map") {
+                finding.fix(vec![Edit {
+                    span: ty.span(),
+                    replacement: written,
+                }]);
             }
+        }
+        NodeKind::Array(_) => {
+            ctx.report(
+                Field::InputSchema,
+                Target::Value(ty),
+                "the input schema's root `type` is a list, not `object`",
+            )
+            .help("write `\"type\": \"object\"`; providers accept only a single object type at the root");
+        }
+        _ => {
+            ctx.report(
+                Field::InputSchema,
+                Target::Value(ty),
+                format!(
+                    "the input schema's root `type` is {}, not `object`",
+                    ty.type_name()
+                ),
+            )
+            .help("write `\"type\": \"object\"`");
         }
     }
 }
