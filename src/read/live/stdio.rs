@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use rmcp::ServiceExt;
 use rmcp::model::{ClientConfig, Implementation, PaginatedRequestParams};
-use rmcp::service::ServiceError;
+use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 use tokio::process::{Child, Command};
@@ -229,7 +229,6 @@ where
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
     const INITIALIZE: &str = "initialize";
-    const LIST: &str = "tools/list";
     let timeout = limits.timeout;
     // The SDK drops a longer line without a word, and waits; the wire reports it first.
     let transport = rmcp::transport::async_rw::AsyncRwTransport::new_client(read, write)
@@ -260,6 +259,19 @@ where
         })
         .unwrap_or_else(|| server.label());
     let instructions = info.as_ref().and_then(|info| info.instructions.clone());
+    let pages = list_pages(&client, wire, timeout, &name).await;
+    let _ = client.cancel().await;
+    Ok(Capture::new(name, instructions, merge_pages(pages?)))
+}
+
+/// Every page of `tools/list`, following `nextCursor` (each cursor once, at most `MAX_PAGES`).
+async fn list_pages(
+    client: &RunningService<RoleClient, Client>,
+    wire: &Wire,
+    timeout: Duration,
+    name: &str,
+) -> std::result::Result<Vec<Value>, Failure> {
+    const LIST: &str = "tools/list";
     let mut pages = Vec::new();
     let mut cursor: Option<String> = None;
     let mut followed: std::collections::HashSet<String> = std::collections::HashSet::new();
@@ -268,30 +280,21 @@ where
         let answer = step(LIST, wire, timeout, client.list_tools(Some(params)))
             .await
             .map_err(|failure| match failure {
-                Failure::Broken(line, _) => Failure::Broken(line, Some(name.clone())),
+                Failure::Broken(line, _) => Failure::Broken(line, Some(name.to_string())),
                 other => other,
             });
         let raw = wire.take_responses().pop();
-        match answer {
-            Err(failure) => {
-                let _ = client.cancel().await;
-                return Err(failure);
-            }
-            Ok(Err(ServiceError::TransportClosed)) => {
-                let _ = client.cancel().await;
-                return Err(Failure::Closed(LIST));
-            }
-            Ok(Err(ServiceError::McpError(error))) => {
-                let _ = client.cancel().await;
+        match answer? {
+            Err(ServiceError::TransportClosed) => return Err(Failure::Closed(LIST)),
+            Err(ServiceError::McpError(error)) => {
                 return Err(Failure::Protocol(LIST, error.message.to_string()));
             }
             // A page the SDK cannot read (`UnexpectedResponse`) is linted as sent.
-            Ok(_) => {}
+            _ => {}
         }
         let Some(mut result) =
             raw.and_then(|mut response| response.get_mut("result").map(Value::take))
         else {
-            let _ = client.cancel().await;
             return Err(Failure::Protocol(LIST, "no result in its answer".into()));
         };
         let next = match result.get("nextCursor") {
@@ -307,21 +310,15 @@ where
         let Some(next) = next else {
             break;
         };
-        let failure = if !followed.insert(next.clone()) {
-            Some(Failure::CursorLoop(next.clone(), pages.len()))
-        } else if pages.len() >= MAX_PAGES {
-            Some(Failure::TooManyPages)
-        } else {
-            None
-        };
-        if let Some(failure) = failure {
-            let _ = client.cancel().await;
-            return Err(failure);
+        if !followed.insert(next.clone()) {
+            return Err(Failure::CursorLoop(next, pages.len()));
+        }
+        if pages.len() >= MAX_PAGES {
+            return Err(Failure::TooManyPages);
         }
         cursor = Some(next);
     }
-    let _ = client.cancel().await;
-    Ok(Capture::new(name, instructions, merge_pages(pages)))
+    Ok(pages)
 }
 
 /// `request` within `timeout`, unless the server first sends a JSON-RPC line that is not JSON
