@@ -102,6 +102,18 @@ pub struct Unmatched {
     command: String,
 }
 
+/// A path given that is not there: a link to nothing (or a loop of links), or no file at all.
+fn missing(path: &Path) -> Error {
+    if path.symlink_metadata().is_ok() {
+        return Error::new(format!(
+            "`{}` is a symbolic link that cannot be followed",
+            path.display()
+        ))
+        .with_help("its target does not exist, or the links form a loop");
+    }
+    Error::new(format!("path `{}` does not exist", path.display()))
+}
+
 impl Discovery {
     /// The discovery of the config's `settings` with the command line's `overrides`, for
     /// `command`.
@@ -177,19 +189,8 @@ impl Discovery {
                 }
             } else if path.exists() {
                 found.push(path.clone());
-            } else if path.symlink_metadata().is_ok() {
-                errors.push(
-                    Error::new(format!(
-                        "`{}` is a symbolic link that cannot be followed",
-                        path.display()
-                    ))
-                    .with_help("its target does not exist, or the links form a loop"),
-                );
             } else {
-                errors.push(Error::new(format!(
-                    "path `{}` does not exist",
-                    path.display()
-                )));
+                errors.push(missing(path));
             }
         }
         // One file, one report: `a.json` and `./a.json`, or a link and its target, are the same
@@ -208,24 +209,7 @@ impl Discovery {
             return Err(Error::many(first, errors));
         }
         if targets.is_empty() {
-            let error = Error::new(format!(
-                "no files to lint in {} (include: {})",
-                paths
-                    .iter()
-                    .map(|p| format!("`{}`", p.display()))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                self.include.written().join(", ")
-            ));
-            return Err(if unmatched.is_empty() {
-                error.with_help(
-                    "name files explicitly, or set `include` in toolcheck.yaml to match your \
-                     manifests",
-                )
-            } else {
-                let hints: Vec<String> = unmatched.iter().map(Unmatched::hint).collect();
-                error.with_help(hints.join("\n"))
-            });
+            return Err(self.nothing_to_lint(paths, &unmatched));
         }
         Ok(Found {
             targets,
@@ -233,6 +217,29 @@ impl Discovery {
             errors,
             skipped,
         })
+    }
+
+    /// No file found under `paths`: what `include` is, and what would lint the manifests
+    /// it missed.
+    fn nothing_to_lint(&self, paths: &[PathBuf], unmatched: &[Unmatched]) -> Error {
+        let error = Error::new(format!(
+            "no files to lint in {} (include: {})",
+            paths
+                .iter()
+                .map(|p| format!("`{}`", p.display()))
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.include.written().join(", ")
+        ));
+        if unmatched.is_empty() {
+            error.with_help(
+                "name files explicitly, or set `include` in toolcheck.yaml to match your \
+                 manifests",
+            )
+        } else {
+            let hints: Vec<String> = unmatched.iter().map(Unmatched::hint).collect();
+            error.with_help(hints.join("\n"))
+        }
     }
 
     /// Whether the walk of `dir` would lint the file at `path` (below `dir`): included, not
