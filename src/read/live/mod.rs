@@ -7,6 +7,7 @@
 //! a tool that is not valid: the linter must see exactly what a host would.
 
 pub mod host_config;
+mod process;
 mod stdio;
 
 use std::collections::VecDeque;
@@ -201,7 +202,7 @@ impl Request {
 pub fn capture_all(servers: &[Server], limits: Limits) -> Vec<Result<Capture>> {
     // What a server starts and detaches from it (a helper in a session of its own) comes back
     // to toolcheck when its parent exits, to be ended with the rest.
-    stdio::adopt_orphans();
+    process::adopt_orphans();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -251,19 +252,19 @@ pub fn capture_all(servers: &[Server], limits: Limits) -> Vec<Result<Capture>> {
             .collect()
     };
     let results = runtime.block_on(async {
-        match first(work, stdio::stop_signal()).await {
+        match first(work, process::stop_signal()).await {
             Either::Left(results) => results,
             // Interrupted, terminated or hung up: no server outlives toolcheck.
             Either::Right((signal, what)) => {
-                stdio::end_all();
-                stdio::end_orphans();
+                process::end_all();
+                process::end_orphans();
                 eprintln!("{what}: the servers were stopped");
                 std::process::exit(128 + signal);
             }
         }
     });
     drop(runtime);
-    stdio::end_orphans();
+    process::end_orphans();
     results
 }
 
