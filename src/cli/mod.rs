@@ -21,8 +21,8 @@ use crate::catalog::Registry;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::read::Input;
-use crate::read::discover::{Discovery, Target};
-use crate::read::read_targets;
+use crate::read::discover::{Discovery, InputPath};
+use crate::read::read_paths;
 use crate::render;
 
 use args::{Cli, Color, Command, ConfigArgs, DiscoveryArgs};
@@ -147,7 +147,7 @@ fn discover(
     args: &DiscoveryArgs,
     paths: &[PathBuf],
     command: &str,
-) -> Result<(Vec<Target>, Vec<Error>)> {
+) -> Result<(Vec<InputPath>, Vec<Error>)> {
     let found =
         Discovery::new(config.discovery_settings(), &args.overrides(), command)?.discover(paths)?;
     for unmatched in &found.unmatched {
@@ -156,7 +156,7 @@ fn discover(
     for skipped in &found.skipped {
         eprintln!("warning: {skipped}");
     }
-    Ok((found.targets, found.errors))
+    Ok((found.paths, found.errors))
 }
 
 /// The files for `paths`, read: those read, and one error for each path or file that could
@@ -168,8 +168,8 @@ fn gather(
     command: &str,
     stdin_name: Option<&str>,
 ) -> Result<(Vec<Input>, Vec<Error>)> {
-    let (targets, mut errors) = discover(config, args, paths, command)?;
-    let (inputs, unread) = read_targets(&targets, stdin_name, config.max_file_size);
+    let (found, mut errors) = discover(config, args, paths, command)?;
+    let (inputs, unread) = read_paths(&found, stdin_name, config.max_file_size);
     errors.extend(unread);
     Ok((inputs, errors))
 }

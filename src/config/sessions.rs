@@ -413,11 +413,11 @@ pub fn session_inputs<'a>(config: &'a Config, name: &str) -> Result<SessionInput
             format!("the files of the session `{name}` match no file"),
         ));
     }
-    let targets: Vec<crate::read::discover::Target> = files
+    let paths: Vec<crate::read::discover::InputPath> = files
         .into_iter()
-        .map(crate::read::discover::Target::File)
+        .map(crate::read::discover::InputPath::File)
         .collect();
-    let (inputs, errors) = crate::read::read_targets(&targets, None, config.max_file_size);
+    let (inputs, errors) = crate::read::read_paths(&paths, None, config.max_file_size);
     let inputs = crate::error::Error::after(errors, Ok(inputs))?;
     let resolved = Sessions::resolve(config)?;
     let servers = inputs

@@ -10,7 +10,9 @@ use std::process::{Command, Stdio};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::read::Input;
-use crate::read::discover::{Discovery, DiscoveryMode, DiscoveryOverrides, Target, display_name};
+use crate::read::discover::{
+    Discovery, DiscoveryMode, DiscoveryOverrides, InputPath, display_name,
+};
 use crate::read::globs::slashed;
 use crate::read::sniff;
 
@@ -83,9 +85,9 @@ pub fn load(
                     });
                 }
                 let found = discovery.discover(&[path.to_path_buf()])?;
-                let mut files = Vec::with_capacity(found.targets.len());
-                for target in found.targets {
-                    let Target::File(file) = target else {
+                let mut files = Vec::with_capacity(found.paths.len());
+                for input in found.paths {
+                    let InputPath::File(file) = input else {
                         continue;
                     };
                     let key = slashed(file.strip_prefix(path).unwrap_or(&file));
@@ -156,8 +158,8 @@ fn working_tree(
     }
     let found =
         Discovery::new(config.discovery_settings(), overrides, "diff")?.discover(&existing)?;
-    for target in found.targets {
-        if let Target::File(file) = target {
+    for input in found.paths {
+        if let InputPath::File(file) = input {
             let name = display_name(&file);
             let bytes = crate::read::read_file(&file, "file", max)?;
             side.files

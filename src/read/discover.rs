@@ -18,7 +18,7 @@ use crate::read::sniff;
 
 /// A path to lint, or standard input.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Target {
+pub enum InputPath {
     File(PathBuf),
     Stdin,
 }
@@ -80,7 +80,7 @@ pub struct Discovery {
 /// The files to lint, and the walked directories whose tool files `include` missed.
 #[derive(Debug)]
 pub struct Found {
-    pub targets: Vec<Target>,
+    pub paths: Vec<InputPath>,
     pub unmatched: Vec<Unmatched>,
     /// Paths that could not be found or walked, one error each: the other files are still
     /// linted, and the run fails.
@@ -198,21 +198,21 @@ impl Discovery {
         found.sort_by_cached_key(|path| display_name(path));
         let mut seen = std::collections::HashSet::new();
         found.retain(|path| seen.insert(std::fs::canonicalize(path).unwrap_or(path.clone())));
-        let targets: Vec<Target> = stdin
-            .then_some(Target::Stdin)
+        let found_paths: Vec<InputPath> = stdin
+            .then_some(InputPath::Stdin)
             .into_iter()
-            .chain(found.into_iter().map(Target::File))
+            .chain(found.into_iter().map(InputPath::File))
             .collect();
-        if targets.is_empty() && !errors.is_empty() {
+        if found_paths.is_empty() && !errors.is_empty() {
             // Nothing to lint but what failed: the failures are the answer.
             let first = errors.remove(0);
             return Err(Error::many(first, errors));
         }
-        if targets.is_empty() {
+        if found_paths.is_empty() {
             return Err(self.nothing_to_lint(paths, &unmatched));
         }
         Ok(Found {
-            targets,
+            paths: found_paths,
             unmatched,
             errors,
             skipped,
@@ -505,7 +505,7 @@ fn is_loop(error: &ignore::Error) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Discovery, DiscoveryOverrides, Target};
+    use super::{Discovery, DiscoveryOverrides, InputPath};
     use crate::config::Config;
     use std::path::PathBuf;
 
@@ -523,12 +523,12 @@ mod tests {
         let targets = discovery
             .discover(&[named.clone(), root.clone(), again, root.clone()])
             .unwrap()
-            .targets;
+            .paths;
         assert_eq!(
             targets,
             vec![
-                Target::File(root.join("ask_user_question.tool.yaml")),
-                Target::File(named),
+                InputPath::File(root.join("ask_user_question.tool.yaml")),
+                InputPath::File(named),
             ]
         );
     }

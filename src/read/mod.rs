@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::parse::source::SourceFile;
-use discover::Target;
+use discover::InputPath;
 
 /// One file to lint: its display name and bytes.
 #[derive(Debug, Clone)]
@@ -148,15 +148,15 @@ const STDIN: &str = "standard input";
 /// Reads the files [`discover::Discovery`] found (standard input named `stdin_name`), each at
 /// most `max` bytes: those read, and an error for each that could not be (deleted since it was
 /// found, unreadable, too large).
-pub fn read_targets(
-    targets: &[Target],
+pub fn read_paths(
+    paths: &[InputPath],
     stdin_name: Option<&str>,
     max: u64,
 ) -> (Vec<Input>, Vec<Error>) {
-    let mut inputs = Vec::with_capacity(targets.len());
+    let mut inputs = Vec::with_capacity(paths.len());
     let mut errors = Vec::new();
-    for target in targets {
-        match read(target, stdin_name, max) {
+    for path in paths {
+        match read(path, stdin_name, max) {
             Ok(input) => inputs.push(input),
             Err(error) => errors.push(error),
         }
@@ -164,16 +164,16 @@ pub fn read_targets(
     (inputs, errors)
 }
 
-fn read(target: &Target, stdin_name: Option<&str>, max: u64) -> Result<Input> {
-    match target {
-        Target::Stdin => {
+fn read(input: &InputPath, stdin_name: Option<&str>, max: u64) -> Result<Input> {
+    match input {
+        InputPath::Stdin => {
             let name = stdin_name.unwrap_or("-").to_string();
             let bytes = read_at_most(std::io::stdin().lock(), max, 0)
                 .map_err(|error| Error::new(format!("cannot read standard input: {error}")))?
                 .ok_or_else(|| too_large(&name, STDIN, max))?;
             Ok(Input { name, bytes })
         }
-        Target::File(path) => {
+        InputPath::File(path) => {
             let bytes = read_file(path, INPUT, max)?;
             Ok(Input {
                 name: discover::display_name(path),

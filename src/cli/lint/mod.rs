@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::lint::{FileReport, Linter, Overrides};
 use crate::read::Input;
-use crate::read::discover::{Discovery, Target};
+use crate::read::discover::{Discovery, InputPath};
 use crate::render::{self, Output, Summary, Totals};
 use crate::suppress::baseline::Baseline;
 
@@ -93,9 +93,9 @@ pub(super) fn watched_files(args: &LintArgs) -> Vec<PathBuf> {
         "lint",
     ) && let Ok(found) = discovery.discover(&args.paths)
     {
-        files.extend(found.targets.into_iter().filter_map(|target| match target {
-            Target::File(path) => Some(path),
-            Target::Stdin => None,
+        files.extend(found.paths.into_iter().filter_map(|path| match path {
+            InputPath::File(path) => Some(path),
+            InputPath::Stdin => None,
         }));
     }
     files

@@ -3,7 +3,7 @@
 use crate::config::Config;
 use crate::error::Result;
 use crate::lint::Linter;
-use crate::read::discover::{Discovery, Target};
+use crate::read::discover::{Discovery, InputPath};
 
 use super::super::args::LintArgs;
 
@@ -78,18 +78,18 @@ pub(super) fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -
             files.join(", ")
         ));
     }
-    let targets = Discovery::new(
+    let paths = Discovery::new(
         config.discovery_settings(),
         &args.discovery.overrides(),
         "lint",
     )?
     .discover(&args.paths)?
-    .targets;
-    out.push_str(&format!("files ({}):\n", targets.len()));
-    for target in targets {
-        match target {
-            Target::Stdin => out.push_str("  - (standard input)\n"),
-            Target::File(path) => out.push_str(&format!(
+    .paths;
+    out.push_str(&format!("files ({}):\n", paths.len()));
+    for path in paths {
+        match path {
+            InputPath::Stdin => out.push_str("  - (standard input)\n"),
+            InputPath::File(path) => out.push_str(&format!(
                 "  {}\n",
                 crate::read::discover::display_name(&path)
             )),
