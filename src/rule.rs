@@ -10,7 +10,7 @@ use crate::parse::source::SourceFile;
 use crate::targets::Targets;
 use crate::tokens::{Counter, Encoding};
 
-pub use crate::diagnostic::reporter::{ActiveRule, MAX_SHOWN, Placed, Reporter, Target};
+pub use crate::diagnostic::reporter::{ActiveRule, Anchor, MAX_SHOWN, Placed, Reporter};
 
 /// A check. Each hook runs once per tool, once per file (tool set), across the files of a run
 /// ([`Rule::across_files`]), or once per session (`sessions:` in the config: the files one

@@ -28,7 +28,7 @@ use serde_json::Value;
 use crate::diagnostic::Field;
 use crate::normalize::{Text, Tool, ToolSet};
 use crate::options::Options;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text;
 use crate::text::identifier::split_identifier;
 
@@ -300,7 +300,7 @@ impl CompiledRule {
             .replace("{{encoding}}", vars.encoding)
     }
 
-    fn emit(&self, ctx: &mut Ctx<'_>, field: Field, target: Target<'_>, vars: &Vars<'_>) {
+    fn emit(&self, ctx: &mut Ctx<'_>, field: Field, target: Anchor<'_>, vars: &Vars<'_>) {
         let message = self.render(&self.message, vars);
         let help = self.help.as_ref().map(|help| self.render(help, vars));
         let label = self.label.as_ref().map(|label| self.render(label, vars));
@@ -366,7 +366,7 @@ impl CompiledRule {
                             tool: tool_name,
                             ..Vars::default()
                         };
-                        self.emit(ctx, field, Target::Text(text.node, hit), &vars);
+                        self.emit(ctx, field, Anchor::Text(text.node, hit), &vars);
                     }
                 }
             }
@@ -399,8 +399,8 @@ impl CompiledRule {
                 };
                 // A list field (guidelines, results) is reported once, at its key.
                 let target = match (list_key, non_empty.as_slice()) {
-                    (Some(entry), _) => Target::Key(entry),
-                    (None, [text]) => Target::Value(text.node),
+                    (Some(entry), _) => Anchor::Key(entry),
+                    (None, [text]) => Anchor::Value(text.node),
                     (None, _) => return,
                 };
                 self.emit(ctx, field, target, &vars);
@@ -417,7 +417,7 @@ impl CompiledRule {
                             encoding,
                             ..Vars::default()
                         };
-                        self.emit(ctx, field, Target::Value(text.node), &vars);
+                        self.emit(ctx, field, Anchor::Value(text.node), &vars);
                     }
                 }
             }
@@ -448,7 +448,7 @@ impl CompiledRule {
                             key: name,
                             ..Vars::default()
                         };
-                        self.emit(ctx, Field::InputSchema, Target::Key(entry), &vars);
+                        self.emit(ctx, Field::InputSchema, Anchor::Key(entry), &vars);
                     }
                 });
             }
@@ -461,7 +461,7 @@ impl CompiledRule {
                             key: &entry.key,
                             ..Vars::default()
                         };
-                        self.emit(ctx, Field::InputSchema, Target::Key(entry), &vars);
+                        self.emit(ctx, Field::InputSchema, Anchor::Key(entry), &vars);
                     }
                 }
             }
@@ -475,7 +475,7 @@ impl CompiledRule {
                         encoding: ctx.encoding.as_str(),
                         ..Vars::default()
                     };
-                    self.emit(ctx, Field::InputSchema, Target::Value(schema), &vars);
+                    self.emit(ctx, Field::InputSchema, Anchor::Value(schema), &vars);
                 }
             }
             _ => {}

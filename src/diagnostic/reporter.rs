@@ -1,4 +1,4 @@
-//! Where findings go as they are reported: the [`Reporter`] of one file and the [`Target`] a
+//! Where findings go as they are reported: the [`Reporter`] of one file and the [`Anchor`] a
 //! finding points at, mapped to its span and pointer.
 
 use std::ops::Range;
@@ -10,7 +10,7 @@ use crate::parse::{Entry, Node, Pointer, Span};
 
 /// What a finding points at.
 #[derive(Debug, Clone)]
-pub enum Target<'a> {
+pub enum Anchor<'a> {
     /// A whole value.
     Value(&'a Node),
     /// A mapping key (e.g. a property name).
@@ -147,11 +147,11 @@ impl<'a> Reporter<'a> {
     pub fn report(
         &mut self,
         field: Field,
-        target: Target<'_>,
+        anchor: Anchor<'_>,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
-        let text = match &target {
-            Target::Text(node, _) => Some(&node.pointer),
+        let text = match &anchor {
+            Anchor::Text(node, _) => Some(&node.pointer),
             _ => None,
         };
         let same_run = self.run.as_ref().is_some_and(|run| {
@@ -171,13 +171,13 @@ impl<'a> Reporter<'a> {
             run.count
         });
         let dropped = count > MAX_SHOWN + 1;
-        let (span, pointer) = match target {
+        let (span, pointer) = match anchor {
             // Past the cap the finding is dropped: mapping its words back is wasted work.
-            Target::Text(node, _) if dropped => (node.span(), node.pointer.clone()),
-            Target::Placed(placed) => (placed.span.clone(), placed.pointer.clone()),
-            Target::Value(node) => (node.span(), node.pointer.clone()),
-            Target::Key(entry) => (entry.key_span(), entry.value.pointer.clone()),
-            Target::Start(node) => {
+            Anchor::Text(node, _) if dropped => (node.span(), node.pointer.clone()),
+            Anchor::Placed(placed) => (placed.span.clone(), placed.pointer.clone()),
+            Anchor::Value(node) => (node.span(), node.pointer.clone()),
+            Anchor::Key(entry) => (entry.key_span(), entry.value.pointer.clone()),
+            Anchor::Start(node) => {
                 let start = node.span().start;
                 // The first character, whole: a span never ends inside a UTF-8 sequence.
                 let first = self.file.text.get(start..node.span().end.max(start));
@@ -187,8 +187,8 @@ impl<'a> Reporter<'a> {
                         .map_or(0, char::len_utf8);
                 (start..end, node.pointer.clone())
             }
-            Target::Source(span) => (span, Pointer::root()),
-            Target::Text(node, range) => (
+            Anchor::Source(span) => (span, Pointer::root()),
+            Anchor::Text(node, range) => (
                 node.source_range(&self.file.text, range),
                 node.pointer.clone(),
             ),
@@ -254,12 +254,12 @@ mod tests {
         };
         let mut ctx = Reporter::new(&file, &rule);
         for _ in 0..120 {
-            ctx.report(Field::Description, Target::Text(a, 0..6), "hit")
+            ctx.report(Field::Description, Anchor::Text(a, 0..6), "hit")
                 .help("help");
         }
         // Another text starts a new run.
         for _ in 0..3 {
-            ctx.report(Field::Description, Target::Text(b, 0..6), "hit");
+            ctx.report(Field::Description, Anchor::Text(b, 0..6), "hit");
         }
         let found = ctx.take_findings();
         assert_eq!(found.len(), MAX_SHOWN + 1 + 3);

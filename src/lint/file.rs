@@ -12,7 +12,7 @@ use crate::normalize::{self, Tool};
 use crate::parse::source::SourceFile;
 use crate::parse::{self, Node};
 use crate::read::{Input, not_utf8};
-use crate::rule::{ActiveRule, Ctx, Outline, Rule, Target};
+use crate::rule::{ActiveRule, Anchor, Ctx, Outline, Rule};
 use crate::suppress::Pending;
 use crate::suppress::directives::{self, Directive};
 use crate::tokens::Encoding;
@@ -94,7 +94,7 @@ fn unreadable(
     help: Option<&str>,
 ) -> Vec<Diagnostic> {
     let mut ctx = Ctx::new(file, Encoding::default(), rule);
-    let diagnostic = ctx.report(Field::File, Target::Source(span), message);
+    let diagnostic = ctx.report(Field::File, Anchor::Source(span), message);
     if let Some(help) = help {
         diagnostic.help(help.to_string());
     }

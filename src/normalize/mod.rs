@@ -7,7 +7,7 @@ mod tool;
 pub use tool::{Dialect, Text, Tool, ToolSet};
 
 use crate::diagnostic::Field;
-use crate::diagnostic::reporter::{Reporter, Target};
+use crate::diagnostic::reporter::{Anchor, Reporter};
 use crate::parse::{Entry, Node, NodeKind};
 
 /// Keys of the native manifest (toolcheck's own format, in the README under "Inputs"),
@@ -161,7 +161,7 @@ fn unrecognized(reporter: &mut Reporter<'_>, root: &Node) {
     reporter
         .report(
             Field::File,
-            Target::Start(root),
+            Anchor::Start(root),
             format!("no tool definition found: the file holds {found}"),
         )
         .help(
@@ -300,7 +300,7 @@ fn read_tool<'a>(
         }
         None => {
             reporter
-                .report(Field::Name, Target::Start(node), "tool has no `name`")
+                .report(Field::Name, Anchor::Start(node), "tool has no `name`")
                 .help("every tool needs a `name`: the identifier the model calls");
             None
         }
@@ -471,7 +471,7 @@ fn wrong_type(reporter: &mut Reporter<'_>, node: &Node, expected: &str, field: F
     };
     reporter.report(
         field,
-        Target::Value(node),
+        Anchor::Value(node),
         format!("{subject} must be {expected}, found {}", node.type_name()),
     );
 }
@@ -488,7 +488,7 @@ fn unknown_keys(node: &Node, known: &[&str], field: Field, reporter: &mut Report
         reporter
             .report(
                 field,
-                Target::Key(entry),
+                Anchor::Key(entry),
                 format!("unknown key `{}`", entry.key),
             )
             .help(help);
@@ -514,7 +514,7 @@ fn check_limits(limits: &Node, reporter: &mut Reporter<'_>) {
                 reporter
                     .report(
                         Field::Limits,
-                        Target::Start(limit),
+                        Anchor::Start(limit),
                         "limit has no `at` pointer",
                     )
                     .help("add `at: /properties/<name>`, a JSON Pointer into input_schema");

@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::parse::source::SourceFile;
 use crate::parse::{Node, Span};
 use crate::read::globs::absolute;
-use crate::rule::{ActiveRule, Ctx, Target};
+use crate::rule::{ActiveRule, Anchor, Ctx};
 use crate::tokens::Encoding;
 
 const VERSION: u64 = 1;
@@ -196,7 +196,7 @@ impl Matching<'_> {
                 let code = fingerprint.split(':').next().unwrap_or_default();
                 ctx.report(
                     Field::File,
-                    Target::Source(span.clone()),
+                    Anchor::Source(span.clone()),
                     format!("baseline entry for `{code}` matched no finding"),
                 )
                 .help("the finding is fixed: rewrite the baseline with `--write-baseline`");

@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::parse::Span;
 use crate::parse::source::SourceFile;
 use crate::read::globs::{Base, Pattern};
-use crate::rule::{ActiveRule, Ctx, Target};
+use crate::rule::{ActiveRule, Anchor, Ctx};
 use crate::rules::meta::unused_suppression::UnusedSuppression;
 use crate::text::suggest::did_you_mean;
 use crate::tokens::Encoding;
@@ -334,6 +334,6 @@ impl Suppressor {
 }
 
 fn report(ctx: &mut Ctx<'_>, message: String, span: Span, help: &str) {
-    ctx.report(Field::File, Target::Source(span), message)
+    ctx.report(Field::File, Anchor::Source(span), message)
         .help(help.to_string());
 }

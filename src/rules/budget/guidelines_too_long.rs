@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -59,7 +59,7 @@ impl Rule for GuidelinesTooLong {
             "keep the conditions that decide when to call the tool and when not, and move \
              the workflow into the description",
         );
-        ctx.report(Field::Guidelines, Target::Value(&entry.value), message)
+        ctx.report(Field::Guidelines, Anchor::Value(&entry.value), message)
             .help(help);
     }
 }

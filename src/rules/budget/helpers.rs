@@ -5,7 +5,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
-use crate::rule::{Ctx, RunCtx, SetRef, Target};
+use crate::rule::{Anchor, Ctx, RunCtx, SetRef};
 
 /// Reports a file-level finding about `set`; `None` for an empty document.
 pub fn report_set<'c>(
@@ -14,10 +14,10 @@ pub fn report_set<'c>(
     message: String,
 ) -> Option<&'c mut Diagnostic> {
     if let Some(entry) = set.tools_entry {
-        return Some(ctx.report(Field::File, Target::Key(entry), message));
+        return Some(ctx.report(Field::File, Anchor::Key(entry), message));
     }
     let root = set.root?;
-    Some(ctx.report(Field::File, Target::Start(root), message))
+    Some(ctx.report(Field::File, Anchor::Start(root), message))
 }
 
 /// Reports a finding about a whole session at its first file that has a place for it.

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -28,7 +28,7 @@ impl Rule for ResultsTooLong {
                 "result `{}` is {count} tokens ({}), budget {}",
                 entry.key, ctx.encoding, self.max_tokens
             );
-            ctx.report(Field::Results, Target::Value(&entry.value), message)
+            ctx.report(Field::Results, Anchor::Value(&entry.value), message)
                 .help(
                     "hosts cut long tool results; return a summary and a way to get the rest \
                      (a page cursor, a file path, a follow-up tool)",

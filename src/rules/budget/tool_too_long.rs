@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -96,7 +96,7 @@ impl Rule for ToolTooLong {
         };
         // The first of equally large parts wins, so the help is stable.
         let largest = sums.iter().rev().max_by_key(|(_, count)| *count).copied();
-        let finding = ctx.report(Field::Name, Target::Value(tool.node), message);
+        let finding = ctx.report(Field::Name, Anchor::Value(tool.node), message);
         // Underline the name (key and value), where a reader looks for the tool; the pointer
         // stays the tool's, since the finding is about all of it.
         if let Some(entry) = tool.name {

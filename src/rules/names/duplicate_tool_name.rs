@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::Entry;
-use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
+use crate::rule::{Anchor, Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::rules::targets::helpers::wire_name;
 use crate::targets::profile::Check;
 
@@ -45,7 +45,7 @@ impl Rule for DuplicateToolName {
             ctx.set_tool(Some(name));
             ctx.report(
                 Field::Name,
-                Target::Value(&entry.value),
+                Anchor::Value(&entry.value),
                 format!("duplicate tool name `{name}`"),
             )
             .related(
@@ -106,7 +106,7 @@ impl Rule for DuplicateToolName {
                 file.set_tool(Some(name));
                 file.report(
                     Field::Name,
-                    Target::Value(&entry.value),
+                    Anchor::Value(&entry.value),
                     format!(
                         "duplicate tool name in session `{}`: `{name}` of server `{server}` and \
                          `{first_name}` of server `{first_server}` are both sent as `{wire}` by \

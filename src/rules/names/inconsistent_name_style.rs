@@ -6,7 +6,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
 use crate::parse::Node;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,7 +119,7 @@ impl Rule for InconsistentNameStyle {
         ctx.set_tool(Some(name));
         let diagnostic = ctx.report(
             Field::Name,
-            Target::Value(at),
+            Anchor::Value(at),
             format!(
                 "tool names mix styles ({mix}); `{name}` is {}",
                 minor.name()

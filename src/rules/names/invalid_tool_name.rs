@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -52,7 +52,7 @@ impl Rule for InvalidToolName {
         } else {
             format!("tool name `{name}` is not 1-64 letters, digits, `_` or `-`")
         };
-        ctx.report(Field::Name, Target::Value(&entry.value), message)
+        ctx.report(Field::Name, Anchor::Value(&entry.value), message)
             .help(
                 "rename it to letters, digits, `_` and `-` only (e.g. `search_docs`), at most 64 \
                  characters",

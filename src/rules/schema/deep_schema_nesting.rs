@@ -7,7 +7,7 @@ use super::helpers;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::Node;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -52,7 +52,7 @@ impl Rule for DeepSchemaNesting {
         };
         ctx.report(
             Field::InputSchema,
-            Target::Start(first),
+            Anchor::Start(first),
             format!(
                 "the schema nests objects and arrays {} deep here (at most {} is fine)",
                 self.max_depth + 1,

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::Node;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,7 +36,7 @@ impl Rule for EnumDescriptionsLost {
                 }
                 ctx.report(
                     Field::InputSchema,
-                    Target::Key(entry),
+                    Anchor::Key(entry),
                     format!(
                         "`{key}` lists {} `const` values, {described} with a description; \
                          hosts that flatten it to an `enum` drop the descriptions",

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node, NodeKind, escape_pointer_token, unescape_pointer_token};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 mod message;
 
@@ -31,7 +31,7 @@ impl Rule for InvalidJsonSchema {
                     Draft::Unknown => {
                         ctx.report(
                             Field::InputSchema,
-                            Target::Value(uri),
+                            Anchor::Value(uri),
                             format!("unknown `$schema` `{text}`"),
                         )
                         .help(
@@ -63,7 +63,7 @@ impl Rule for InvalidJsonSchema {
             if !seen.insert((std::ptr::from_ref(node) as usize, message.clone())) {
                 return;
             }
-            let finding = ctx.report(Field::InputSchema, Target::Value(node), message);
+            let finding = ctx.report(Field::InputSchema, Anchor::Value(node), message);
             if let Some(help) = help {
                 finding.help(help);
             }

@@ -7,7 +7,7 @@ use super::helpers::{self, Bound, Limit, format_number};
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -23,7 +23,7 @@ impl Rule for LimitMismatch {
             for limit in &limits {
                 ctx.report(
                     Field::Limits,
-                    Target::Value(limit.at),
+                    Anchor::Value(limit.at),
                     format!(
                         "`at: {}` points into an input schema the tool does not have",
                         show_pointer(limit.pointer())
@@ -72,7 +72,7 @@ impl Rule for LimitMismatch {
                                 .to_string(),
                         }
                     };
-                    ctx.report(Field::Limits, Target::Value(limit.at), message)
+                    ctx.report(Field::Limits, Anchor::Value(limit.at), message)
                         .help(help);
                 }
             }
@@ -113,7 +113,7 @@ fn for_another_type(
         let declared = types.join(", ");
         ctx.report(
             Field::Limits,
-            Target::Value(&entry.value),
+            Anchor::Value(&entry.value),
             format!(
                 "`{key}` applies to {}, but the schema at `{}` is `type: {declared}`",
                 if bound.applies_to().contains(&"array") {
@@ -148,7 +148,7 @@ fn past_its_opposite(
     {
         ctx.report(
             Field::Limits,
-            Target::Value(&entry.value),
+            Anchor::Value(&entry.value),
             format!(
                 "`{key}: {number}` is greater than `{}: {}`",
                 max_entry.key,
@@ -193,7 +193,7 @@ fn unlike_the_schema(
             };
             ctx.report(
                 Field::Limits,
-                Target::Value(&entry.value),
+                Anchor::Value(&entry.value),
                 format!(
                     "`{key}: {number}` but the schema says `{}: {}`",
                     schema_entry.key,
@@ -248,7 +248,7 @@ fn across_the_schema(
         };
         ctx.report(
             Field::Limits,
-            Target::Value(&entry.value),
+            Anchor::Value(&entry.value),
             format!(
                 "`{key}: {number}` but the schema {relation} `{}: {}`",
                 schema_entry.key,

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use crate::diagnostic::{Edit, Field, Severity};
 use crate::normalize::{Dialect, Tool};
 use crate::parse::{Entry, Node, NodeKind};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -35,7 +35,7 @@ impl Rule for NonObjectRoot {
         if let Some(value) = schema.as_bool() {
             ctx.report(
                 Field::InputSchema,
-                Target::Value(schema),
+                Anchor::Value(schema),
                 format!("the input schema is `{value}`, not an object schema"),
             )
             .help(format!(
@@ -53,8 +53,8 @@ impl Rule for NonObjectRoot {
 /// A tool without an input schema, reported at its name.
 fn no_schema(tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
     let (field, target) = match tool.name {
-        Some(name) => (Field::Name, Target::Value(&name.value)),
-        None => (Field::InputSchema, Target::Value(tool.node)),
+        Some(name) => (Field::Name, Anchor::Value(&name.value)),
+        None => (Field::InputSchema, Anchor::Value(tool.node)),
     };
     ctx.report(
         field,
@@ -88,7 +88,7 @@ fn no_type(entry: &Entry, ctx: &mut Ctx<'_>) {
         .then(|| insert_object_type(&ctx.file.text, schema))
         .flatten();
     let finding = ctx
-        .report(Field::InputSchema, Target::Key(entry), message)
+        .report(Field::InputSchema, Anchor::Key(entry), message)
         .help("add `\"type\": \"object\"` at the schema's root; providers require it");
     // `properties` says what was meant, and many hosts infer the type: the milder case.
     if declares_properties {
@@ -115,7 +115,7 @@ fn check_root_type(ty: &Node, ctx: &mut Ctx<'_>) {
             let finding = ctx
                 .report(
                     Field::InputSchema,
-                    Target::Value(ty),
+                    Anchor::Value(ty),
                     format!(
                         "the input schema's root `type` is `{}`, not `object`",
                         s.value
@@ -133,7 +133,7 @@ fn check_root_type(ty: &Node, ctx: &mut Ctx<'_>) {
         NodeKind::Array(_) => {
             ctx.report(
                 Field::InputSchema,
-                Target::Value(ty),
+                Anchor::Value(ty),
                 "the input schema's root `type` is a list, not `object`",
             )
             .help("write `\"type\": \"object\"`; providers accept only a single object type at the root");
@@ -141,7 +141,7 @@ fn check_root_type(ty: &Node, ctx: &mut Ctx<'_>) {
         _ => {
             ctx.report(
                 Field::InputSchema,
-                Target::Value(ty),
+                Anchor::Value(ty),
                 format!(
                     "the input schema's root `type` is {}, not `object`",
                     ty.type_name()

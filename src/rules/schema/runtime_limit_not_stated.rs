@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::helpers::{self, format_number};
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -108,7 +108,7 @@ impl Rule for RuntimeLimitNotStated {
                 let number = format_number(*value);
                 ctx.report(
                     Field::Limits,
-                    Target::Value(&entry.value),
+                    Anchor::Value(&entry.value),
                     format!(
                         "`{}: {number}` is not stated in the description or guidelines",
                         bound.limit_key()

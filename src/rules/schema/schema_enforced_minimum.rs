@@ -7,7 +7,7 @@ use super::helpers::{self, Bound, Limit, Refs, Resolved, format_number};
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 /// Keywords the `keywords` option can add to the default `minItems`, `minProperties` and
 /// `minContains`.
@@ -84,7 +84,7 @@ impl Rule for SchemaEnforcedMinimum {
                 let help = help(entry, value, at, limit);
                 ctx.report(
                     Field::InputSchema,
-                    Target::Key(entry),
+                    Anchor::Key(entry),
                     format!(
                         "the schema enforces `{}: {}`; a validating host rejects less with a \
                          generic error",

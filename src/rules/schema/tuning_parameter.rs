@@ -12,7 +12,7 @@ use super::helpers;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::Node;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text::identifier::split_identifier;
 
 #[derive(Debug, Deserialize)]
@@ -92,7 +92,7 @@ impl Rule for TuningParameter {
             let name = &entry.key;
             ctx.report(
                 Field::InputSchema,
-                Target::Key(entry),
+                Anchor::Key(entry),
                 format!("parameter `{name}` tunes execution rather than expressing intent"),
             )
             .help(

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::normalize::schema::walk_properties;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -26,7 +26,7 @@ impl Rule for UnconstrainedProperty {
             let name = &entry.key;
             ctx.report(
                 Field::InputSchema,
-                Target::Key(entry),
+                Anchor::Key(entry),
                 format!("property `{name}` accepts anything (its schema is {shape})"),
             )
             .help(

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use super::helpers;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -29,7 +29,7 @@ impl Rule for UndescribedParameter {
             let name = &entry.key;
             ctx.report(
                 Field::InputSchema,
-                Target::Key(entry),
+                Anchor::Key(entry),
                 format!("parameter `{name}` has no description"),
             )
             // A fixed text: a tool set can have a finding on every parameter, and the message

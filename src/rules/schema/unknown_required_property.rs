@@ -11,7 +11,7 @@ use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::normalize::schema::for_each_child;
 use crate::parse::Node;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -160,7 +160,7 @@ fn check<'a>(root: &Refs<'a>, schema: &'a Node, inherited: &[&Declared<'a>], ctx
             };
             ctx.report(
                 Field::InputSchema,
-                Target::Value(item),
+                Anchor::Value(item),
                 format!("`required` names `{name}`, which is not a declared property"),
             )
             .help(help);

@@ -7,7 +7,7 @@ use super::helpers::{Refs, Resolved};
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::Node;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -34,7 +34,7 @@ impl Rule for UnresolvedRef {
                 Resolved::Missing => {
                     ctx.report(
                         Field::InputSchema,
-                        Target::Value(value),
+                        Anchor::Value(value),
                         format!("`$ref` `{reference}` points at nothing in this schema"),
                     )
                     .help(missing_help(schema, reference));
@@ -42,7 +42,7 @@ impl Rule for UnresolvedRef {
                 Resolved::Remote => {
                     ctx.report(
                         Field::InputSchema,
-                        Target::Value(value),
+                        Anchor::Value(value),
                         format!(
                             "`$ref` `{reference}` points outside this schema and cannot be \
                              resolved offline"

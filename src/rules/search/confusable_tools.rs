@@ -16,7 +16,7 @@ use super::helpers::{Searched, Unindexed, docs_of_session, docs_of_set, number};
 use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
 use crate::parse::Node;
-use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef, Target};
+use crate::rule::{Anchor, Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::search::derive::{base_form, content_words, derive, first_sentence};
 use crate::search::{Doc, Engine};
 
@@ -482,7 +482,7 @@ impl Rule for ConfusableTools {
         }
         for finding in self.check(docs_of_set(set, ctx, Engine::Bm25)) {
             ctx.set_tool(Some(finding.tool));
-            ctx.report(Field::Name, Target::Value(finding.at), finding.message)
+            ctx.report(Field::Name, Anchor::Value(finding.at), finding.message)
                 .related("the other tool is defined here", finding.other_at.span())
                 .help(finding.help);
             ctx.set_tool(None);
@@ -494,7 +494,7 @@ impl Rule for ConfusableTools {
             let other_file = sets[finding.other_set].file;
             let file = ctx.file(finding.set);
             file.set_tool(Some(finding.tool));
-            file.report(Field::Name, Target::Value(finding.at), finding.message)
+            file.report(Field::Name, Anchor::Value(finding.at), finding.message)
                 .related_in(
                     "the other tool is defined here",
                     other_file,

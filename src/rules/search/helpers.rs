@@ -4,7 +4,7 @@
 use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::Node;
-use crate::rule::{Ctx, SessionRef, SetRef, Target};
+use crate::rule::{Anchor, Ctx, SessionRef, SetRef};
 use crate::rules::targets::helpers::{ServerName, wire_of};
 use crate::search::docs::{Naming, docs_of, is_server};
 use crate::search::{Doc, Engine, Hit, Index};
@@ -145,7 +145,7 @@ pub(super) fn report(ctx: &mut Ctx<'_>, finding: &Finding<'_>) {
     ctx.set_tool(Some(finding.tool));
     ctx.report(
         Field::Name,
-        Target::Value(finding.at),
+        Anchor::Value(finding.at),
         finding.message.clone(),
     )
     .help(finding.help.clone());

@@ -18,7 +18,7 @@ use super::invisible_characters::field_of;
 use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::{Node, NodeKind};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text::invisible;
 
 mod patterns;
@@ -56,7 +56,7 @@ fn walk(node: &Node, field: Field, ctx: &mut Ctx<'_>) {
         NodeKind::String(_) => {
             let value = node.as_str().unwrap_or_default();
             for hit in find(value) {
-                ctx.report(field, Target::Text(node, hit.range), hit.kind.message())
+                ctx.report(field, Anchor::Text(node, hit.range), hit.kind.message())
                     .label(hit.kind.label())
                     .help(hit.kind.help());
             }

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::{Entry, Node, NodeKind};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text::invisible;
 use crate::text::invisible::Run;
 
@@ -64,7 +64,7 @@ fn walk(node: &Node, field: Field, ctx: &mut Ctx<'_>) {
             let value = node.as_str().unwrap_or_default();
             for run in invisible::runs(value) {
                 let message = message(&run);
-                ctx.report(field, Target::Text(node, run.range.clone()), message)
+                ctx.report(field, Anchor::Text(node, run.range.clone()), message)
                     .label(invisible::marker(&run.chars))
                     .help(help(&run));
             }
@@ -101,7 +101,7 @@ fn check_key(entry: &Entry, field: Field, ctx: &mut Ctx<'_>) {
         let (shown, _) = invisible::make_visible(&entry.key, 0..0, false);
         let message = format!("{} in the key `{shown}`", message(&run));
         let finding = ctx
-            .report(field, Target::Key(entry), message)
+            .report(field, Anchor::Key(entry), message)
             .label(invisible::marker(&run.chars))
             .help(help(&run));
         if let Some(start) = written {

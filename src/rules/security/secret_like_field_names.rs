@@ -11,7 +11,7 @@ use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::normalize::schema::walk_properties;
 use crate::parse::{Entry, Node};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text::identifier::split_identifier;
 
 #[derive(Debug, Deserialize)]
@@ -78,7 +78,7 @@ impl Rule for SecretLikeFieldNames {
             let name = &entry.key;
             ctx.report(
                 Field::InputSchema,
-                Target::Key(entry),
+                Anchor::Key(entry),
                 format!("property `{name}` asks the model for a credential"),
             )
             .label(reason)

@@ -135,11 +135,11 @@ pub fn named_tools<'s, 'a>(
 }
 
 /// Where a finding about a whole file points: its `tools` key, else its first character.
-pub fn file_target<'a>(set: &ToolSet<'a>) -> Option<crate::rule::Target<'a>> {
-    use crate::rule::Target;
+pub fn file_target<'a>(set: &ToolSet<'a>) -> Option<crate::rule::Anchor<'a>> {
+    use crate::rule::Anchor;
     match (set.tools_entry, set.root) {
-        (Some(entry), _) => Some(Target::Key(entry)),
-        (None, Some(root)) => Some(Target::Start(root)),
+        (Some(entry), _) => Some(Anchor::Key(entry)),
+        (None, Some(root)) => Some(Anchor::Start(root)),
         (None, None) => None,
     }
 }

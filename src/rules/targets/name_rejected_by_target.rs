@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::helpers::{ServerName, characters, named_tools, wire_name, wire_of};
 use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::targets::profile::{Check, ToolName};
 use crate::targets::{Active, wire};
 
@@ -111,7 +111,7 @@ impl Rule for NameRejectedByTarget {
                     };
                     help.push_str("; ");
                     help.push_str(&active.cite());
-                    ctx.report(Field::Name, Target::Value(&entry.value), message)
+                    ctx.report(Field::Name, Anchor::Value(&entry.value), message)
                         .help(help);
                 }
             }

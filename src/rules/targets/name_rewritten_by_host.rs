@@ -6,7 +6,7 @@ use serde::Deserialize;
 use super::helpers::{ServerName, characters, named_tools, wire_of};
 use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::targets::profile::Check;
 use crate::targets::{Active, wire};
 
@@ -62,7 +62,7 @@ impl Rule for NameRewrittenByHost {
                     host.constraint.effect.verb()
                 );
                 let help = format!("{}; {}", fix(rule, &rewrite, name, &server), host.cite());
-                ctx.report(Field::Name, Target::Value(&entry.value), message)
+                ctx.report(Field::Name, Anchor::Value(&entry.value), message)
                     .help(help);
             }
         }

@@ -9,7 +9,7 @@ use super::helpers::{ServerName, named_tools};
 use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
 use crate::parse::Node;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::targets::profile::Check;
 use crate::targets::{Active, wire};
 
@@ -56,7 +56,7 @@ impl Rule for NamesCollideOnTarget {
                 ctx.set_tool(Some(name));
                 ctx.report(
                     Field::Name,
-                    Target::Value(&entry.value),
+                    Anchor::Value(&entry.value),
                     format!(
                         "tool names `{other}` and `{name}` both reach the model as `{}`; {} \
                          rewrites both into that one name",

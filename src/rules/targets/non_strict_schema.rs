@@ -10,7 +10,7 @@ use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::normalize::schema::walk;
 use crate::parse::{Entry, Node, NodeKind};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::rules::schema::helpers::{declared_types, relative_pointer};
 use crate::targets::Active;
 use crate::targets::profile::Check;
@@ -123,7 +123,7 @@ fn check_object(group: &Strict<'_>, object: &Node, place: &str, ctx: &mut Ctx<'_
              everruns/everruns#984); {}",
             required.cite()
         );
-        ctx.report(Field::InputSchema, Target::Key(entry), message)
+        ctx.report(Field::InputSchema, Anchor::Key(entry), message)
             .help(help);
     }
     let Some(properties) = properties else {
@@ -152,7 +152,7 @@ fn check_object(group: &Strict<'_>, object: &Node, place: &str, ctx: &mut Ctx<'_
             required.constraint.effect.verb()
         );
         let help = format!("{}; {}", nullable_help(entry), required.cite());
-        ctx.report(Field::InputSchema, Target::Key(entry), message)
+        ctx.report(Field::InputSchema, Anchor::Key(entry), message)
             .help(help);
     }
 }
@@ -187,7 +187,7 @@ fn check_closed(
                 _ => format!("set `\"additionalProperties\": false`{also}"),
             };
             (
-                Target::Value(&entry.value),
+                Anchor::Value(&entry.value),
                 format!(
                     "`additionalProperties` of {place} is {found}, not `false`; {} {verb}",
                     closed.who()
@@ -200,7 +200,7 @@ fn check_closed(
                 return false;
             };
             (
-                Target::Key(entry),
+                Anchor::Key(entry),
                 format!(
                     "{} does not set `additionalProperties: false`; {} {verb}",
                     place,

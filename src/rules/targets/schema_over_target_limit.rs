@@ -10,7 +10,7 @@ use crate::diagnostic::Field;
 use crate::normalize::schema::walk;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::{Entry, Node, NodeKind};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::rules::schema::helpers::{declared_types, relative_pointer};
 use crate::targets::Active;
 use crate::targets::profile::{Check, LargeEnum};
@@ -247,7 +247,7 @@ fn check_nesting(
          as a string the tool parses; {}",
         active.cite()
     );
-    ctx.report(Field::InputSchema, Target::Start(node), message)
+    ctx.report(Field::InputSchema, Anchor::Start(node), message)
         .help(help);
 }
 
@@ -276,7 +276,7 @@ fn check_properties(active: &Active, items: &[Item<'_>], max: usize, ctx: &mut C
         "split the tool into smaller ones, or drop rarely used fields; {}",
         active.cite()
     );
-    ctx.report(Field::InputSchema, Target::Key(over), message)
+    ctx.report(Field::InputSchema, Anchor::Key(over), message)
         .help(help);
 }
 
@@ -307,7 +307,7 @@ fn check_enum_values(active: &Active, items: &[Item<'_>], max: usize, ctx: &mut 
          description), or split the tool; {}",
         active.cite()
     );
-    ctx.report(Field::InputSchema, Target::Key(entry), message)
+    ctx.report(Field::InputSchema, Anchor::Key(entry), message)
         .help(help);
 }
 
@@ -341,7 +341,7 @@ fn check_schema_chars(active: &Active, items: &[Item<'_>], max: usize, ctx: &mut
         "shorten property names and enum values, or split the tool; {}",
         active.cite()
     );
-    ctx.report(Field::InputSchema, Target::Key(entry), message)
+    ctx.report(Field::InputSchema, Anchor::Key(entry), message)
         .help(help);
 }
 
@@ -372,7 +372,7 @@ fn check_large_enums(active: &Active, items: &[Item<'_>], large: &LargeEnum, ctx
              values in the description), or shorten the values; {}",
             active.cite()
         );
-        ctx.report(Field::InputSchema, Target::Key(entry), message)
+        ctx.report(Field::InputSchema, Anchor::Key(entry), message)
             .help(help);
     }
 }
@@ -426,10 +426,10 @@ fn is_union(schema: &Node) -> bool {
 }
 
 /// Where a per-request finding points: the tool's name, else the tool.
-fn tool_target<'a>(tool: &Tool<'a>) -> Target<'a> {
+fn tool_target<'a>(tool: &Tool<'a>) -> Anchor<'a> {
     match tool.name {
-        Some(entry) => Target::Value(&entry.value),
-        None => Target::Start(tool.node),
+        Some(entry) => Anchor::Value(&entry.value),
+        None => Anchor::Start(tool.node),
     }
 }
 

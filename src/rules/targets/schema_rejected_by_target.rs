@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node, NodeKind};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::rules::schema::helpers::{Refs, Resolved, declared_types};
 use crate::targets::profile::{Check, EnumValues, Place};
 use crate::targets::{Active, Targets};
@@ -53,7 +53,7 @@ enum Problem {
 struct Hit<'a> {
     problem: Problem,
     /// The key or value the finding points at.
-    at: Target<'a>,
+    at: Anchor<'a>,
     /// Identifies the node, to merge the hits of several targets.
     span: (usize, usize),
     active: &'a Active,
@@ -179,8 +179,8 @@ fn root_type<'a>(checks: &Checks<'a>, entry: &'a Entry, hits: &mut Vec<Hit<'a>>)
     for (active, wanted) in &checks.root_type {
         let (at, span) = match schema.get("type") {
             Some(ty) if ty.as_str() == Some(wanted) => continue,
-            Some(ty) => (Target::Value(ty), ty),
-            None => (Target::Key(entry), schema),
+            Some(ty) => (Anchor::Value(ty), ty),
+            None => (Anchor::Key(entry), schema),
         };
         hits.push(Hit {
             problem: Problem::RootType,
@@ -209,13 +209,13 @@ fn check_node<'a>(
         let key = entry.key.as_str();
         let key_hit = |problem, active| Hit {
             problem,
-            at: Target::Key(entry),
+            at: Anchor::Key(entry),
             span: (entry.key_span().start, entry.key_span().end),
             active,
         };
         let value_hit = |problem, node: &'a Node, active| Hit {
             problem,
-            at: Target::Value(node),
+            at: Anchor::Value(node),
             span: (node.span().start, node.span().end),
             active,
         };
@@ -279,7 +279,7 @@ fn check_node<'a>(
                     for active in &checks.ref_in_all_of {
                         hits.push(Hit {
                             problem: Problem::RefInAllOf,
-                            at: Target::Key(reference),
+                            at: Anchor::Key(reference),
                             span: (reference.key_span().start, reference.key_span().end),
                             active,
                         });
@@ -341,7 +341,7 @@ fn check_refs<'a>(
                 for active in &checks.external_ref {
                     hits.push(Hit {
                         problem: Problem::ExternalRef,
-                        at: Target::Value(value),
+                        at: Anchor::Value(value),
                         span: (value.span().start, value.span().end),
                         active,
                     });
@@ -362,7 +362,7 @@ fn check_refs<'a>(
         for active in &checks.recursion {
             hits.push(Hit {
                 problem: Problem::Recursion,
-                at: Target::Value(value),
+                at: Anchor::Value(value),
                 span: (value.span().start, value.span().end),
                 active,
             });

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::Node;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::rules::schema::helpers::{format_number, limits, root_properties};
 use crate::rules::wording::helpers::{NamedPhrases, identifiers};
 use crate::targets::Active;
@@ -128,7 +128,7 @@ impl TextTruncatedByHost {
             cut.bytes,
             active.cite()
         );
-        ctx.report(field, Target::Text(node, at..span_end(value, at)), message)
+        ctx.report(field, Anchor::Text(node, at..span_end(value, at)), message)
             .help(help);
     }
 

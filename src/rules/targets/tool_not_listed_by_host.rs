@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::Field;
 use crate::normalize::{Dialect, Tool};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::targets::profile::Check;
 
 #[derive(Debug, Deserialize)]
@@ -77,7 +77,7 @@ impl Rule for ToolNotListedByHost {
                  the tool is listed; {}",
                 active.cite()
             );
-            ctx.report(Field::Name, Target::Value(&name.value), message)
+            ctx.report(Field::Name, Anchor::Value(&name.value), message)
                 .help(help);
         }
     }

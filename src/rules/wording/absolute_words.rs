@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::helpers::{self, Words, word_after};
 use crate::normalize::{Text, Tool, ToolSet};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::rules::security::hidden_instructions;
 use crate::text;
 
@@ -71,7 +71,7 @@ impl AbsoluteWords {
             let word = &value[span.clone()];
             let finding = ctx.report(
                 text.field,
-                Target::Text(text.node, span.clone()),
+                Anchor::Text(text.node, span.clone()),
                 format!("absolute word `{word}`"),
             );
             finding

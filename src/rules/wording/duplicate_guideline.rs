@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::parse::Span;
 use crate::parse::source::SourceFile;
-use crate::rule::{AcrossFiles, Ctx, Outline, Rule, Target};
+use crate::rule::{AcrossFiles, Anchor, Ctx, Outline, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -97,7 +97,7 @@ impl AcrossFiles for Guidelines {
                     )
                 };
                 ctx.set_tool(Some(name).filter(|name| !name.is_empty()));
-                ctx.report(Field::Guidelines, Target::Placed(guideline), message)
+                ctx.report(Field::Guidelines, Anchor::Placed(guideline), message)
                     .related_in(related, &original.file, original.span.clone())
                     .help(help);
             }

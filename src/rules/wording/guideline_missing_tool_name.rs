@@ -10,7 +10,7 @@ use super::helpers::name_mentions;
 use super::this_tool_reference::is_generic;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text;
 
 #[derive(Debug, Deserialize)]
@@ -32,7 +32,7 @@ impl Rule for GuidelineMissingToolName {
             }
             ctx.report(
                 Field::Guidelines,
-                Target::Value(text.node),
+                Anchor::Value(text.node),
                 format!("guideline does not name `{name}`"),
             )
             .help(format!(

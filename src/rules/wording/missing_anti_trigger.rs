@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::helpers::{NamedPhrases, identifiers};
 use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text;
 
 mod overlap;
@@ -59,11 +59,11 @@ impl Rule for MissingAntiTrigger {
                 own: name,
             };
             let says_where_it_stops = |value: &str| self.has_boundary(name, value, &siblings);
-            let mut missing: Vec<(Field, Target<'_>)> = Vec::new();
+            let mut missing: Vec<(Field, Anchor<'_>)> = Vec::new();
             if let Some(description) = tool.description() {
                 let value = description.as_str().unwrap_or_default();
                 if !value.trim().is_empty() && !says_where_it_stops(value) {
-                    missing.push((Field::Description, Target::Value(description)));
+                    missing.push((Field::Description, Anchor::Value(description)));
                 }
             }
             if let Some(entry) = tool.guidelines {
@@ -73,7 +73,7 @@ impl Rule for MissingAntiTrigger {
                     .filter(|value| !value.trim().is_empty())
                     .collect();
                 if !texts.is_empty() && !texts.iter().any(|value| says_where_it_stops(value)) {
-                    missing.push((Field::Guidelines, Target::Key(entry)));
+                    missing.push((Field::Guidelines, Anchor::Key(entry)));
                 }
             }
             if missing.is_empty() {

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::NodeKind;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -30,7 +30,7 @@ impl Rule for MissingDescription {
                 {
                     ctx.report(
                         Field::Description,
-                        Target::Value(description),
+                        Anchor::Value(description),
                         format!("the description of {subject} is empty"),
                     )
                     .help(help);
@@ -47,8 +47,8 @@ impl Rule for MissingDescription {
                     return;
                 }
                 let target = match tool.name {
-                    Some(entry) => Target::Value(&entry.value),
-                    None => Target::Start(tool.node),
+                    Some(entry) => Anchor::Value(&entry.value),
+                    None => Anchor::Start(tool.node),
                 };
                 ctx.report(
                     Field::Description,

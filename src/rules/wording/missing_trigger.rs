@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::helpers::NamedPhrases;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text;
 
 #[derive(Debug, Deserialize)]
@@ -76,7 +76,7 @@ impl Rule for MissingTrigger {
         };
         ctx.report(
             Field::Description,
-            Target::Value(description),
+            Anchor::Value(description),
             format!("the description never says when to call {subject}"),
         )
         .help(format!(

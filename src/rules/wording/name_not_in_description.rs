@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::no_english_keywords::non_latin_script;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -44,7 +44,7 @@ impl Rule for NameNotInDescription {
         let listed: Vec<String> = name_words.iter().map(|word| format!("`{word}`")).collect();
         ctx.report(
             Field::Description,
-            Target::Text(node, sentence),
+            Anchor::Text(node, sentence),
             format!(
                 "the description's first sentence uses none of the name's words ({})",
                 listed.join(", ")

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -31,7 +31,7 @@ impl Rule for NoEnglishKeywords {
         }
         ctx.report(
             Field::Description,
-            Target::Value(node),
+            Anchor::Value(node),
             format!(
                 "the description is in {script} text with {keywords} English keyword{} \
                  (ASCII words of 3+ letters), fewer than {}",

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::helpers;
 use crate::normalize::{Text, Tool, ToolSet};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text;
 
 #[derive(Debug, Deserialize)]
@@ -58,7 +58,7 @@ impl Shouting {
             let words = &value[span.clone()];
             ctx.report(
                 text.field,
-                Target::Text(text.node, span.clone()),
+                Anchor::Text(text.node, span.clone()),
                 format!("`{words}` shouts"),
             )
             .help(

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::helpers::Words;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -29,7 +29,7 @@ impl Rule for SnippetNotVerbFirst {
                 Opener::Name => format!("snippet starts with the tool's own name `{opener}`"),
                 Opener::Word => format!("snippet starts with `{opener}`, not a verb"),
             };
-            ctx.report(Field::Snippet, Target::Text(text.node, hit), message)
+            ctx.report(Field::Snippet, Anchor::Text(text.node, hit), message)
                 .help(
                     "start with a verb that says what the tool does (\"Ask the user to choose \
                      …\", \"Search the manual for …\"); hosts render the snippet right after \

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::{Edit, Field};
 use crate::normalize::{Text, Tool};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -33,7 +33,7 @@ impl Rule for SnippetTrailingPeriod {
             let finding = ctx
                 .report(
                     Field::Snippet,
-                    Target::Text(text.node, at..at + 1),
+                    Anchor::Text(text.node, at..at + 1),
                     "snippet ends with a period",
                 )
                 .help(help);

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::helpers::{Words, name_mentions, paragraph_start, word_after};
 use crate::diagnostic::{Edit, Field};
 use crate::normalize::{Text, Tool, ToolSet};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text;
 
 #[derive(Debug, Deserialize)]
@@ -61,7 +61,7 @@ impl Rule for ThisToolReference {
             let phrase = value[hit.clone()].to_string();
             ctx.report(
                 Field::Instructions,
-                Target::Text(node, hit),
+                Anchor::Text(node, hit),
                 format!("`{phrase}` has no referent: no tool is named before it in this paragraph"),
             )
             .help("write the name of the tool you mean; the instructions are read apart from any one tool");
@@ -94,7 +94,7 @@ fn report_in_list(tool: &Tool<'_>, text: &Text<'_>, hit: Range<usize>, ctx: &mut
     let finding = ctx
         .report(
             text.field,
-            Target::Text(text.node, hit.clone()),
+            Anchor::Text(text.node, hit.clone()),
             format!("`{phrase}` has no referent in a flat list"),
         )
         .help(format!(

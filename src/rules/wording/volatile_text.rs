@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::Field;
 use crate::normalize::{Text, Tool, ToolSet};
-use crate::rule::{Ctx, Rule, Target};
+use crate::rule::{Anchor, Ctx, Rule};
 use crate::text;
 
 #[derive(Debug, Deserialize)]
@@ -113,7 +113,7 @@ fn check_text(text: &Text<'_>, ctx: &mut Ctx<'_>) {
         let words = &value[hit.clone()];
         ctx.report(
             text.field,
-            Target::Text(text.node, hit.clone()),
+            Anchor::Text(text.node, hit.clone()),
             format!("`{words}` changes between requests"),
         )
         .help(

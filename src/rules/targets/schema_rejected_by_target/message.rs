@@ -3,16 +3,16 @@
 
 use super::{Hit, Problem, enum_value_ok};
 use crate::parse::{Entry, Node, NodeKind};
-use crate::rule::Target;
+use crate::rule::Anchor;
 use crate::rules::schema::helpers::relative_pointer;
 use crate::targets::Active;
 use crate::targets::profile::{Check, Effect, EnumValues};
 
 /// The subschema that a hit's key or value is in (its parent object).
-fn parent_place(schema: &Node, problem: Problem, at: &Target<'_>) -> String {
+fn parent_place(schema: &Node, problem: Problem, at: &Anchor<'_>) -> String {
     let pointer = match at {
-        Target::Key(entry) => relative_pointer(schema, &entry.value),
-        Target::Value(node) => relative_pointer(schema, node),
+        Anchor::Key(entry) => relative_pointer(schema, &entry.value),
+        Anchor::Value(node) => relative_pointer(schema, node),
         _ => String::new(),
     };
     // Drop the keyword itself, and for a value inside a keyword's list (an `enum` value, an
@@ -39,7 +39,7 @@ pub(super) fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (St
         .iter()
         .any(|active| active.constraint.from.starts_with("gemini"));
     match (&hit.problem, &hit.at) {
-        (Problem::Keyword, Target::Key(entry)) => {
+        (Problem::Keyword, Anchor::Key(entry)) => {
             let keyword = entry.key.as_str();
             let is_root = at == "the root";
             (
@@ -47,13 +47,13 @@ pub(super) fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (St
                 keyword_fix(keyword, is_root, gemini),
             )
         }
-        (Problem::TypeList, Target::Value(node)) => describe_type_list(node, &at),
-        (Problem::EnumValue, Target::Value(node)) => {
+        (Problem::TypeList, Anchor::Value(node)) => describe_type_list(node, &at),
+        (Problem::EnumValue, Anchor::Value(node)) => {
             describe_enum_value(node, schema, actives, &at)
         }
-        (Problem::Format, Target::Value(node)) => describe_format(node, actives, &at),
-        (Problem::RefSiblings, Target::Key(entry)) => describe_ref_siblings(entry, schema, &at),
-        (Problem::ExternalRef, Target::Value(node)) => (
+        (Problem::Format, Anchor::Value(node)) => describe_format(node, actives, &at),
+        (Problem::RefSiblings, Anchor::Key(entry)) => describe_ref_siblings(entry, schema, &at),
+        (Problem::ExternalRef, Anchor::Value(node)) => (
             format!(
                 "`$ref` to another document (`{}`) at {at}",
                 node.as_str().unwrap_or_default()
@@ -61,7 +61,7 @@ pub(super) fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (St
             "copy the schema it names into the root `$defs` and point at `#/$defs/NAME`"
                 .to_string(),
         ),
-        (Problem::Recursion, Target::Value(node)) => (
+        (Problem::Recursion, Anchor::Value(node)) => (
             format!(
                 "recursive `$ref` (`{}`) at {at}",
                 node.as_str().unwrap_or_default()
@@ -70,11 +70,11 @@ pub(super) fn describe(hit: &Hit<'_>, schema: &Node, actives: &[&Active]) -> (St
              the bottom"
                 .to_string(),
         ),
-        (Problem::DefsBelowRoot, Target::Key(entry)) => (
+        (Problem::DefsBelowRoot, Anchor::Key(entry)) => (
             format!("`{}` below the root, at {at}", entry.key),
             "move these definitions into the root `$defs` and point the `$ref`s there".to_string(),
         ),
-        (Problem::MinItems, Target::Value(node)) => describe_min_items(node, actives, &at),
+        (Problem::MinItems, Anchor::Value(node)) => describe_min_items(node, actives, &at),
         (Problem::RootType, target) => describe_root_type(target, actives),
         (Problem::RefInAllOf, _) => (
             format!("`$ref` in an `allOf` branch at {at}"),
@@ -217,7 +217,7 @@ fn describe_min_items(node: &Node, actives: &[&Active], at: &str) -> (String, St
 }
 
 /// A root that is not of the type the target wants.
-fn describe_root_type(target: &Target<'_>, actives: &[&Active]) -> (String, String) {
+fn describe_root_type(target: &Anchor<'_>, actives: &[&Active]) -> (String, String) {
     let wanted = actives
         .iter()
         .find_map(|active| match &active.constraint.check {
@@ -226,7 +226,7 @@ fn describe_root_type(target: &Target<'_>, actives: &[&Active]) -> (String, Stri
         })
         .unwrap_or("object");
     let message = match target {
-        Target::Value(node) => match node.as_str() {
+        Anchor::Value(node) => match node.as_str() {
             Some(ty) => format!("the root `type` is `{ty}`, not `{wanted}`"),
             None => format!("the root `type` is {}, not `{wanted}`", node.type_name()),
         },
