@@ -59,7 +59,6 @@ impl Linter {
             config,
             selection.rules.iter().map(|(rule, _)| rule),
             &selection.invalid_manifest,
-            encoding,
         )?;
         Ok(Linter {
             selection,
@@ -232,7 +231,7 @@ impl Linter {
             each(report);
         }
         let unused = self.suppressor.unused();
-        if let Some(report) = matching.and_then(|matching| matching.finish(unused, self.encoding)) {
+        if let Some(report) = matching.and_then(|matching| matching.finish(unused)) {
             each(report);
         }
     }

@@ -17,13 +17,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::diagnostic::reporter::{ActiveRule, Anchor, Reporter};
 use crate::diagnostic::{Diagnostic, Field, FileReport, Suppressed};
 use crate::error::{Error, Result};
 use crate::parse::source::SourceFile;
 use crate::parse::{Node, Span};
 use crate::read::globs::absolute;
-use crate::rule::{ActiveRule, Anchor, Ctx};
-use crate::tokens::Encoding;
 
 const VERSION: u64 = 1;
 /// The reason a baselined finding carries in the JSON output's `suppressed` list.
@@ -183,10 +182,10 @@ impl Matching<'_> {
 
     /// Ends the run: a report on the baseline file for its entries that matched nothing (when
     /// `unused`, the `unused-suppression` rule, runs).
-    pub fn finish(self, unused: Option<&ActiveRule>, encoding: Encoding) -> Option<FileReport> {
+    pub fn finish(self, unused: Option<&ActiveRule>) -> Option<FileReport> {
         let (baseline, matched) = (self.baseline, self.matched);
         unused.and_then(|rule| {
-            let mut ctx = Ctx::new(&baseline.file, encoding, rule);
+            let mut reporter = Reporter::new(&baseline.file, rule);
             for ((fingerprint, span), _) in baseline
                 .entries
                 .iter()
@@ -194,14 +193,15 @@ impl Matching<'_> {
                 .filter(|(_, matched)| !**matched)
             {
                 let code = fingerprint.split(':').next().unwrap_or_default();
-                ctx.report(
-                    Field::File,
-                    Anchor::Source(span.clone()),
-                    format!("baseline entry for `{code}` matched no finding"),
-                )
-                .help("the finding is fixed: rewrite the baseline with `--write-baseline`");
+                reporter
+                    .report(
+                        Field::File,
+                        Anchor::Source(span.clone()),
+                        format!("baseline entry for `{code}` matched no finding"),
+                    )
+                    .help("the finding is fixed: rewrite the baseline with `--write-baseline`");
             }
-            let diagnostics = ctx.take_findings();
+            let diagnostics = reporter.take_findings();
             (!diagnostics.is_empty()).then(|| FileReport {
                 file: baseline.file.clone(),
                 linted: false,

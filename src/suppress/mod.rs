@@ -11,15 +11,14 @@ use std::sync::Arc;
 
 use crate::catalog::{Registry, RuleMeta};
 use crate::config::{Config, Spanned};
+use crate::diagnostic::reporter::{ActiveRule, Anchor, Reporter};
 use crate::diagnostic::{Field, FileReport, Suppressed};
 use crate::error::Result;
 use crate::parse::Span;
 use crate::parse::source::SourceFile;
 use crate::read::globs::{Base, Pattern};
-use crate::rule::{ActiveRule, Anchor, Ctx};
 use crate::rules::meta::unused_suppression::UnusedSuppression;
 use crate::text::suggest::did_you_mean;
-use crate::tokens::Encoding;
 use directives::Directive;
 
 /// A `rules.per-file-ignores` entry: a glob, optionally narrowed to a JSON Pointer subtree.
@@ -50,7 +49,6 @@ pub(crate) struct Suppressor {
     unused: Option<ActiveRule>,
     /// `invalid-manifest`, which cannot be suppressed.
     invalid_manifest: ActiveRule,
-    encoding: Encoding,
 }
 
 impl Suppressor {
@@ -60,7 +58,6 @@ impl Suppressor {
         config: &Config,
         active: impl IntoIterator<Item = &'a ActiveRule>,
         invalid_manifest: &ActiveRule,
-        encoding: Encoding,
     ) -> Result<Self> {
         let root = Base::new(&config.root);
         let mut per_file_ignores = Vec::new();
@@ -96,7 +93,6 @@ impl Suppressor {
                 .find(|rule| *rule.name == **unused_name)
                 .map(|&rule| rule.clone()),
             invalid_manifest: invalid_manifest.clone(),
-            encoding,
         })
     }
 
@@ -237,11 +233,11 @@ impl Suppressing<'_> {
         }
         if let Some(unused) = &this.unused {
             let source = file.report.file.clone();
-            let mut ctx = Ctx::new(&source, this.encoding, unused);
+            let mut reporter = Reporter::new(&source, unused);
             for (directive, used) in file.directives.iter().zip(&inline_used) {
-                this.unused_directive(directive, used, &mut ctx);
+                this.unused_directive(directive, used, &mut reporter);
             }
-            file.report.diagnostics.extend(ctx.take_findings());
+            file.report.diagnostics.extend(reporter.take_findings());
             crate::diagnostic::sort(&mut file.report.diagnostics);
         }
     }
@@ -252,7 +248,7 @@ impl Suppressing<'_> {
         let this = self.suppressor;
         let (config_used, config_matched) = (self.config_used, self.config_matched);
         let (unused, config) = (this.unused.as_ref()?, this.config_file.as_ref()?);
-        let mut ctx = Ctx::new(config, this.encoding, unused);
+        let mut reporter = Reporter::new(config, unused);
         let entries = this.per_file_ignores.iter().zip(&config_used);
         for ((entry, used), matched) in entries.zip(config_matched) {
             for (rule, used) in entry.rules.iter().zip(used) {
@@ -270,14 +266,14 @@ impl Suppressing<'_> {
                     continue;
                 };
                 report(
-                    &mut ctx,
+                    &mut reporter,
                     message,
                     span,
                     "delete it, or fix the rule name or the pattern",
                 );
             }
         }
-        let diagnostics = ctx.take_findings();
+        let diagnostics = reporter.take_findings();
         (!diagnostics.is_empty()).then(|| FileReport {
             file: config.clone(),
             linted: false,
@@ -294,10 +290,10 @@ impl Suppressing<'_> {
 impl Suppressor {
     /// Reports one inline directive if it is malformed, names unknown rules or silenced
     /// nothing.
-    fn unused_directive(&self, directive: &Directive, used: &[bool], ctx: &mut Ctx<'_>) {
+    fn unused_directive(&self, directive: &Directive, used: &[bool], reporter: &mut Reporter<'_>) {
         if let Some(problem) = &directive.problem {
             report(
-                ctx,
+                reporter,
                 problem.clone(),
                 directive.span.clone(),
                 "write `# toolcheck: ignore[rule-name]`, naming each rule it silences",
@@ -328,12 +324,13 @@ impl Suppressor {
             } else {
                 continue;
             };
-            report(ctx, message, rule.span.clone(), &help);
+            report(reporter, message, rule.span.clone(), &help);
         }
     }
 }
 
-fn report(ctx: &mut Ctx<'_>, message: String, span: Span, help: &str) {
-    ctx.report(Field::File, Anchor::Source(span), message)
+fn report(reporter: &mut Reporter<'_>, message: String, span: Span, help: &str) {
+    reporter
+        .report(Field::File, Anchor::Source(span), message)
         .help(help.to_string());
 }
