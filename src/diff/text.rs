@@ -187,21 +187,13 @@ pub(super) fn compare_prose(
         ("trigger", &old_triggers, &new_triggers),
         ("anti-trigger", &old_boundaries, &new_boundaries),
     ] {
-        for sentence in old.difference(new) {
-            changes.push(Change {
+        for (side, other, what) in [(old, new, "removed"), (new, old, "added")] {
+            changes.extend(side.difference(other).map(|sentence| Change {
                 class: Class::Risky,
                 field,
                 path: String::new(),
-                message: format!("{kind} removed: \"{}\"", shorten(sentence)),
-            });
-        }
-        for sentence in new.difference(old) {
-            changes.push(Change {
-                class: Class::Risky,
-                field,
-                path: String::new(),
-                message: format!("{kind} added: \"{}\"", shorten(sentence)),
-            });
+                message: format!("{kind} {what}: \"{}\"", shorten(sentence)),
+            }));
         }
     }
 }

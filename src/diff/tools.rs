@@ -34,19 +34,12 @@ pub(super) fn compare_files(
     };
     let pairs = Pairs::of(old_tools, new_tools);
     let (renamed, renamed_old) = renames(old_tools, new_tools, &pairs, &mut file.tools);
-    for &index in &pairs.removed {
-        if renamed_old.contains(&index) {
-            continue;
-        }
-        let old = &old_tools[index];
-        file.tools.push(tool_diff(
-            old.name.clone(),
-            None,
-            Status::Removed,
-            Tokens::of(old.tokens, 0),
-            vec![whole_tool(Class::Breaking, "tool removed")],
-        ));
-    }
+    let removed = pairs
+        .removed
+        .iter()
+        .filter(|index| !renamed_old.contains(index));
+    file.tools
+        .extend(removed.map(|&index| one_sided(&old_tools[index], Status::Removed)));
     // Each pair is compared on its own: on all cores, in blocks, the results in the pairs' order.
     let compared: Vec<Vec<Change>> = pairs
         .matched
@@ -68,22 +61,27 @@ pub(super) fn compare_files(
             ));
         }
     }
-    for &index in &pairs.added {
-        if renamed.contains(&index) {
-            continue;
-        }
-        let new = &new_tools[index];
-        file.tools.push(tool_diff(
-            new.name.clone(),
-            None,
-            Status::Added,
-            Tokens::of(0, new.tokens),
-            vec![whole_tool(Class::Additive, "tool added")],
-        ));
-    }
+    let added = pairs.added.iter().filter(|index| !renamed.contains(index));
+    file.tools
+        .extend(added.map(|&index| one_sided(&new_tools[index], Status::Added)));
     file.tools
         .sort_by(|a, b| (b.class, a.status, &a.name).cmp(&(a.class, b.status, &b.name)));
     file
+}
+
+/// A tool on one side only, not taken for a rename: removed (breaking) or added.
+fn one_sided(tool: &ToolDef, status: Status) -> ToolDiff {
+    let (tokens, change) = match status {
+        Status::Removed => (
+            Tokens::of(tool.tokens, 0),
+            whole_tool(Class::Breaking, "tool removed"),
+        ),
+        _ => (
+            Tokens::of(0, tool.tokens),
+            whole_tool(Class::Additive, "tool added"),
+        ),
+    };
+    tool_diff(tool.name.clone(), None, status, tokens, vec![change])
 }
 
 /// A change of a whole tool (its name stands for it).
