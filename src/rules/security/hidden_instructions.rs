@@ -7,9 +7,7 @@
 //! came from, so a match maps back to the original words exactly. Then phrase families are
 //! matched with a few words of slack.
 
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::LazyLock;
 
 use regex::Regex;
 use serde::Deserialize;
@@ -19,13 +17,18 @@ use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::{Node, NodeKind};
 use crate::rule::{Anchor, Ctx, Rule};
-use crate::text::invisible;
 
+mod exceptions;
+mod folded;
 mod patterns;
 
+use exceptions::{
+    about_other_content, forbids_a_claim, names_private_file, negated, notification_policy, quoted,
+};
+use folded::Folded;
 use patterns::{
-    CONCEALMENT, CREDENTIAL_LITERAL, DESTINATION_HINT, EXFILTRATION, FILE, GATES, Gate, IGNORE,
-    MOVE, PSEUDO_TAG, READ_AND_MOVE, REDIRECT, holds_any, regex,
+    CONCEALMENT, CREDENTIAL_LITERAL, DESTINATION_HINT, EXFILTRATION, GATES, Gate, IGNORE, MOVE,
+    PSEUDO_TAG, READ_AND_MOVE, REDIRECT, holds_any,
 };
 
 #[derive(Debug, Deserialize)]
@@ -146,112 +149,6 @@ impl Kind {
 pub(crate) struct Hit {
     pub(crate) kind: Kind,
     pub(crate) range: Range<usize>,
-}
-
-/// A text folded for matching, with the source of each of its bytes.
-struct Folded {
-    text: String,
-    /// For each byte of `text`, where the source character it came from starts (4 bytes per
-    /// byte rather than a 16-byte range: a 20 MB description must stay cheap).
-    source: Vec<u32>,
-    /// Where the source ends, for the bytes that stand for more than one source character
-    /// (the space of a comment marker, `<!--`); any other byte's source is one character.
-    wide: HashMap<usize, usize>,
-}
-
-impl Folded {
-    /// `None` for a text of 4 GiB or more (far past any file size cap), whose offsets a `u32`
-    /// cannot hold.
-    fn new(original: &str) -> Option<Self> {
-        u32::try_from(original.len()).ok()?;
-        let mut text = String::with_capacity(original.len());
-        let mut source = Vec::with_capacity(original.len());
-        let mut wide = HashMap::new();
-        let mut chars = original.char_indices().peekable();
-        // `at` fits in a u32: the whole text does (checked above).
-        let push = |text: &mut String, source: &mut Vec<u32>, c: char, at: usize| {
-            let before = text.len();
-            text.push(c);
-            source.extend(std::iter::repeat_n(at as u32, text.len() - before));
-        };
-        while let Some((at, c)) = chars.next() {
-            let end = at + c.len_utf8();
-            let rest = &original[at..];
-            // A run of ASCII that is neither space nor a marker's first character nor `*` folds
-            // to itself lower-cased, a byte each: copied whole rather than a character at a time.
-            let run = rest
-                .bytes()
-                .take_while(|&byte| byte.is_ascii_graphic() && !matches!(byte, b'<' | b'-' | b'*'))
-                .count();
-            if run > 1 {
-                let start = text.len();
-                text.push_str(&rest[..run]);
-                text[start..].make_ascii_lowercase();
-                // `at` + `run` fits in a u32: the whole text does.
-                source.extend(at as u32..(at + run) as u32);
-                chars.nth(run - 2);
-                continue;
-            }
-            // An HTML comment's markers are space: its text is read like any other.
-            let marker = if rest.starts_with("<!--") {
-                4
-            } else if rest.starts_with("-->") {
-                3
-            } else {
-                0
-            };
-            if marker > 0 {
-                let mut last = end;
-                for _ in 1..marker {
-                    if let Some((index, c)) = chars.next() {
-                        last = index + c.len_utf8();
-                    }
-                }
-                if !text.ends_with(' ') {
-                    wide.insert(text.len(), last);
-                    push(&mut text, &mut source, ' ', at);
-                }
-                continue;
-            }
-            if invisible::is_invisible(c) || c == '*' {
-                continue;
-            }
-            if c.is_whitespace() {
-                if !text.ends_with(' ') && !text.is_empty() {
-                    push(&mut text, &mut source, ' ', at);
-                }
-                continue;
-            }
-            let c = match c {
-                '\u{2018}' | '\u{2019}' | '\u{02BC}' => '\'',
-                '\u{201C}' | '\u{201D}' => '"',
-                _ => c,
-            };
-            if c.is_ascii() {
-                push(&mut text, &mut source, c.to_ascii_lowercase(), at);
-            } else {
-                for lower in c.to_lowercase() {
-                    push(&mut text, &mut source, lower, at);
-                }
-            }
-        }
-        Some(Folded { text, source, wide })
-    }
-
-    /// The source range of `range` of the folded text.
-    fn original(&self, original: &str, range: &Range<usize>) -> Range<usize> {
-        let start = self.source.get(range.start).map_or(0, |&at| at as usize);
-        let end = range.end.checked_sub(1).map_or(start, |last| {
-            if let Some(&end) = self.wide.get(&last) {
-                return end;
-            }
-            self.source.get(last).map_or(start, |&at| {
-                let at = at as usize;
-                at + original[at..].chars().next().map_or(0, char::len_utf8)
-            })
-        });
-        start..end.max(start)
-    }
 }
 
 /// Whether a literal has the mixed letters and digits of a real key, not a word or a run of
@@ -410,141 +307,10 @@ fn one_per_overlap(mut hits: Vec<(Kind, Range<usize>)>) -> Vec<Hit> {
     out
 }
 
-/// `never tell the user a schedule type is unsupported`: a false statement forbidden, not
-/// something hidden. What follows is a claim about something other than the model's own doing
-/// (not `you`, `we`, `this`, `it`), stated in the present (`is`, `are`).
-fn forbids_a_claim(after: &str) -> bool {
-    let clause = after
-        .split(['.', ';', ',', ':', '!', '?'])
-        .next()
-        .unwrap_or_default();
-    let mut words: Vec<&str> = clause.split_whitespace().take(7).collect();
-    if words.first() == Some(&"that") {
-        words.remove(0);
-    }
-    let own_doing = words.first().is_none_or(|word| {
-        matches!(
-            *word,
-            "you" | "we" | "i" | "this" | "it" | "about" | "what" | "anything" | "everything"
-        )
-    });
-    !own_doing
-        && words
-            .iter()
-            .skip(1)
-            .any(|word| matches!(*word, "is" | "are" | "isn't" | "aren't"))
-}
-
-/// `do not notify the user more than once an hour`, `never alert the user for routine runs`:
-/// how often a notification goes out, not something kept from the user. A notification is
-/// concealment when nothing qualifies it (`do not notify the user.`) or it is about this
-/// (`… about this`, `… that`), and always after `without`.
-fn notification_policy(found: &str, after: &str) -> bool {
-    let notification = ["notif", "alert", "warn"]
-        .iter()
-        .any(|verb| found.contains(verb));
-    if !notification || found.starts_with("without") {
-        return false;
-    }
-    let concealed = after.is_empty()
-        || after.starts_with(['.', ';', ',', '!', ':', ')'])
-        || [
-            " about th",
-            " of th",
-            " about it",
-            " of it",
-            " that",
-            " either",
-            " yet",
-        ]
-        .iter()
-        .any(|next| after.starts_with(next));
-    !concealed
-}
-
-/// Words after an `ignore … instructions` that make it a defence: instructions *in* a page,
-/// a result or a file.
-fn about_other_content(after: &str) -> bool {
-    let next = after.trim_start().split(' ').next().unwrap_or_default();
-    matches!(
-        next,
-        "in" | "from"
-            | "within"
-            | "inside"
-            | "contained"
-            | "found"
-            | "embedded"
-            | "that"
-            | "which"
-            | "coming"
-            | "returned"
-            | "of"
-    )
-}
-
-/// Whether `range` of the folded text names a private file, not a public neighbour:
-/// `~/.ssh/config`, `known_hosts`, `id_rsa.pub`, `.env.example`, `process.env`.
-fn names_private_file(norm: &str, range: Range<usize>) -> bool {
-    let Some(part) = norm.get(range.clone()) else {
-        return false;
-    };
-    FILE.find_iter(part).any(|found| {
-        let name = found.as_str();
-        let before = part[..found.start()].chars().next_back();
-        if let Some(rest) = name.strip_prefix(".ssh") {
-            let file = rest.trim_start_matches('/');
-            return !(file.ends_with(".pub")
-                || matches!(
-                    file,
-                    "config" | "known_hosts" | "authorized_keys" | "environment"
-                ));
-        }
-        if name.starts_with("id_") {
-            return !name.ends_with(".pub");
-        }
-        if let Some(rest) = name.strip_prefix(".env") {
-            let word_before = before.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let example = matches!(
-                rest.trim_start_matches('.'),
-                "example" | "sample" | "template" | "dist" | "defaults" | "schema" | "tpl"
-            );
-            return !word_before && !example;
-        }
-        true
-    })
-}
-
-/// Whether the words just before `at` negate the instruction that starts there: `do not
-/// include the .env file`, `never send ~/.ssh keys`.
-fn negated(norm: &str, at: usize) -> bool {
-    let mut start = at.saturating_sub(40);
-    while !norm.is_char_boundary(start) {
-        start -= 1;
-    }
-    let before = &norm[start..at];
-    // Only the clause the instruction is in.
-    let clause = before
-        .rfind(['.', ';', '!', '?', ',', ':'])
-        .map_or(before, |cut| &before[cut + 1..]);
-    static NEG: LazyLock<Regex> = LazyLock::new(|| {
-        regex(
-            r"\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|cannot|can't|avoid|refrain from|not|no)\b",
-        )
-    });
-    NEG.is_match(clause)
-}
-
-/// A tag written as quoted material: in backticks or quotes (`` `<system>` ``, `"<important>"`).
-fn quoted(norm: &str, start: usize, end: usize) -> bool {
-    let before = norm[..start].chars().next_back();
-    let after = norm[end..].chars().next();
-    let quote = |c: Option<char>| c.is_some_and(|c| matches!(c, '`' | '"' | '\''));
-    quote(before) || quote(after)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::invisible;
 
     fn kinds(text: &str) -> Vec<(Kind, &str)> {
         find(text)
