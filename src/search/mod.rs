@@ -9,17 +9,22 @@
 //! - [`Engine::Regex`]: Anthropic's `tool_search_tool_regex`: a Python-style pattern of at
 //!   most 200 characters searched in the same fields.
 
+mod bm25;
 pub mod derive;
 pub mod docs;
+mod keyword;
+mod pattern;
 mod terms;
-
-use terms::{bare_name, whole_word, words};
-pub use terms::{name_parts, query_terms, tokens};
 
 use std::sync::OnceLock;
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
+
+use bm25::{Bm25, Counts};
+use keyword::Keywords;
+pub use pattern::{QueryError, compile};
+pub use terms::{name_parts, query_terms, tokens};
 
 /// Claude Code's `ToolSearch` returns this many tools.
 pub const CLAUDE_CODE_TOP: usize = 5;
@@ -169,52 +174,6 @@ impl Answer {
     }
 }
 
-/// A query that cannot run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueryError(pub String);
-
-impl std::fmt::Display for QueryError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// A tool as Claude Code's `ToolSearch` parses it.
-#[derive(Debug)]
-struct Keywords {
-    parts: Vec<String>,
-    mcp: bool,
-    /// The lower-case name without `mcp__server__`.
-    bare: String,
-    lower_name: String,
-    description: String,
-    /// The description's words (runs of `[a-z0-9_]`), for whole-word terms.
-    words: HashSet<String>,
-    hint: String,
-}
-
-/// What BM25 knows about one term in one tool: its count in each field.
-#[derive(Debug, Clone, Copy, Default)]
-struct Counts {
-    name: u32,
-    description: u32,
-    argument_name: u32,
-    argument_description: u32,
-}
-
-impl Counts {
-    fn total(self) -> u32 {
-        self.name + self.description + self.argument_name + self.argument_description
-    }
-}
-
-#[derive(Debug, Default)]
-struct Bm25 {
-    postings: HashMap<String, Vec<(usize, Counts)>>,
-    lengths: Vec<usize>,
-    average: f64,
-}
-
 /// The tools, indexed once for every engine.
 #[derive(Debug)]
 pub struct Index {
@@ -274,27 +233,6 @@ impl Index {
         self.docs.len()
     }
 
-    fn keywords_of_docs(&self) -> &[Keywords] {
-        self.keywords.get_or_init(|| {
-            self.docs
-                .iter()
-                .map(|doc| {
-                    let (parts, mcp) = name_parts(&doc.name);
-                    let description = doc.description.to_lowercase();
-                    Keywords {
-                        parts,
-                        mcp,
-                        bare: bare_name(&doc.name),
-                        lower_name: doc.name.to_lowercase(),
-                        words: words(&description),
-                        description,
-                        hint: doc.hint.to_lowercase(),
-                    }
-                })
-                .collect()
-        })
-    }
-
     pub fn is_empty(&self) -> bool {
         self.docs.is_empty()
     }
@@ -335,222 +273,6 @@ impl Index {
             why: Vec::new(),
         }
     }
-
-    /// Claude Code's `ToolSearch`: `select:`, an exact name, an `mcp__` prefix, else keyword
-    /// scoring; each term scores once, at the best field it matches.
-    fn claude_code(&self, query: &str, whole_name_bonus: bool) -> Answer {
-        let query = query.trim();
-        let lower = query.to_lowercase();
-        // `select:` in any case; the names after it as written (lower-casing can change a
-        // text's length, so the original is sliced by the prefix's own length).
-        let selected = query
-            .get(..7)
-            .filter(|prefix| prefix.eq_ignore_ascii_case("select:"))
-            .map(|_| &query[7..]);
-        if let Some(list) = selected {
-            let mut seen = HashSet::new();
-            let hits = list
-                .split(',')
-                .map(str::trim)
-                .filter(|name| !name.is_empty())
-                .filter_map(|name| {
-                    self.by_name
-                        .get(name)
-                        .or_else(|| self.by_lower_name.get(&name.to_lowercase()))
-                })
-                .filter(|&&doc| seen.insert(doc))
-                .map(|&doc| Self::listed(doc))
-                .collect();
-            return Self::answer(Path::Select, hits);
-        }
-        if let Some(&doc) = self.by_lower_name.get(&lower) {
-            return Self::answer(Path::ExactName, vec![Self::listed(doc)]);
-        }
-        if lower.starts_with("mcp__") {
-            let hits = self
-                .keywords_of_docs()
-                .iter()
-                .enumerate()
-                .filter(|(_, tool)| tool.lower_name.starts_with(&lower))
-                .map(|(doc, _)| Self::listed(doc))
-                .collect();
-            return Self::answer(Path::McpPrefix, hits);
-        }
-        self.keywords(&lower, whole_name_bonus)
-    }
-
-    /// Claude Code's keyword scoring of a lower-case query.
-    fn keywords(&self, query: &str, whole_name_bonus: bool) -> Answer {
-        let lower = query.to_lowercase();
-        let mut required = Vec::new();
-        let mut terms: Vec<String> = Vec::new();
-        for word in lower.split_whitespace() {
-            match word.strip_prefix('+') {
-                Some(term) if !term.is_empty() => {
-                    required.push(term.to_string());
-                    terms.push(term.to_string());
-                }
-                Some(_) => {}
-                None => terms.push(word.to_string()),
-            }
-        }
-        let mut hits = Vec::new();
-        for (doc, tool) in self.keywords_of_docs().iter().enumerate() {
-            let matches_term = |term: &str| {
-                tool.parts.iter().any(|part| part.contains(term))
-                    || whole_word(term, &tool.description, &tool.words)
-                    || (!tool.hint.is_empty() && tool.hint.contains(term))
-            };
-            if !required.iter().all(|term| matches_term(term)) {
-                continue;
-            }
-            let mut why = Vec::new();
-            for term in &terms {
-                let (exact, inside) = if tool.mcp { (12.0, 6.0) } else { (10.0, 5.0) };
-                let field = if tool.parts.iter().any(|part| part == term) {
-                    Some((Field::NamePart, exact))
-                } else if tool.parts.iter().any(|part| part.contains(term.as_str())) {
-                    Some((Field::InNamePart, inside))
-                } else if !tool.hint.is_empty() && tool.hint.contains(term.as_str()) {
-                    Some((Field::SearchHint, 4.0))
-                } else if whole_word(term, &tool.description, &tool.words) {
-                    Some((Field::Description, 2.0))
-                } else {
-                    None
-                };
-                if let Some((field, weight)) = field {
-                    why.push(Match {
-                        term: term.clone(),
-                        field,
-                        count: None,
-                        weight,
-                    });
-                }
-                if whole_name_bonus && *term == tool.bare {
-                    why.push(Match {
-                        term: term.clone(),
-                        field: Field::WholeName,
-                        count: None,
-                        weight: 12.0,
-                    });
-                }
-            }
-            let score: f64 = why.iter().map(|m| m.weight).sum();
-            if score > 0.0 {
-                hits.push(Hit { doc, score, why });
-            }
-        }
-        sort(&mut hits);
-        Answer {
-            path: Path::Scored,
-            required,
-            hits,
-        }
-    }
-
-    /// Each tool `term` occurs in, with its counts and the term's BM25 weight there.
-    fn weighted(&self, term: &str) -> impl Iterator<Item = (usize, Counts, f64)> + '_ {
-        let postings = self.bm25.postings.get(term).map_or(&[][..], Vec::as_slice);
-        let df = postings.len();
-        postings
-            .iter()
-            .map(move |&(doc, counts)| (doc, counts, self.weight(df, doc, counts)))
-    }
-
-    /// The BM25 weight of a term found in `df` tools, in `doc` with `counts`.
-    fn weight(&self, df: usize, doc: usize, counts: Counts) -> f64 {
-        let (n, df) = (self.docs.len() as f64, df as f64);
-        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-        let tf = f64::from(counts.total());
-        let length = self.bm25.lengths[doc] as f64;
-        let norm = if self.bm25.average > 0.0 {
-            1.0 - B + B * length / self.bm25.average
-        } else {
-            1.0
-        };
-        idf * tf * (K1 + 1.0) / (tf + K1 * norm)
-    }
-
-    /// Standard BM25 (k1 = 1.2, b = 0.75) with Lucene's idf, `ln(1 + (N − n + 0.5)/(n + 0.5))`,
-    /// which stays positive for terms in most tools.
-    fn bm25(&self, query: &str) -> Answer {
-        let mut scores: HashMap<usize, Hit> = HashMap::new();
-        let mut seen = HashSet::new();
-        for term in tokens(query) {
-            if !seen.insert(term.clone()) {
-                continue;
-            }
-            for (doc, counts, weight) in self.weighted(&term) {
-                let tf = f64::from(counts.total());
-                let hit = scores.entry(doc).or_insert_with(|| Self::listed(doc));
-                hit.score += weight;
-                // The term's weight, shared among its fields by their counts.
-                for (field, count) in [
-                    (Field::Name, counts.name),
-                    (Field::Description, counts.description),
-                    (Field::ArgumentName, counts.argument_name),
-                    (Field::ArgumentDescription, counts.argument_description),
-                ] {
-                    if count > 0 {
-                        hit.why.push(Match {
-                            term: term.clone(),
-                            field,
-                            count: Some(count as usize),
-                            weight: weight * f64::from(count) / tf,
-                        });
-                    }
-                }
-            }
-        }
-        let mut hits: Vec<Hit> = scores.into_values().filter(|hit| hit.score > 0.0).collect();
-        sort(&mut hits);
-        Self::answer(Path::Scored, hits)
-    }
-
-    /// The BM25 score of one tool for a query's distinct terms ([`query_terms`]), summed in
-    /// their order as [`Engine::Bm25`] sums them, without the "why": for checks that score a
-    /// few chosen tools per query (a binary search per term, no pass over other tools).
-    pub fn bm25_score(&self, terms: &[String], doc: usize) -> f64 {
-        let mut score = 0.0;
-        for term in terms {
-            let postings = self.bm25.postings.get(term).map_or(&[][..], Vec::as_slice);
-            if let Ok(at) = postings.binary_search_by_key(&doc, |&(doc, _)| doc) {
-                score += self.weight(postings.len(), doc, postings[at].1);
-            }
-        }
-        score
-    }
-
-    /// Python's `re.search` over each field; a tool scores one per field that matches.
-    fn regex(&self, pattern: &str) -> Result<Answer, QueryError> {
-        let regex = compile(pattern)?;
-        let mut hits = Vec::new();
-        for (doc, tool) in self.docs.iter().enumerate() {
-            let mut why = Vec::new();
-            let mut test = |field: Field, text: &str| {
-                if let Some(found) = regex.find(text) {
-                    why.push(Match {
-                        term: found.as_str().to_string(),
-                        field,
-                        count: None,
-                        weight: 1.0,
-                    });
-                }
-            };
-            test(Field::Name, &tool.name);
-            test(Field::Description, &tool.description);
-            for (name, description) in &tool.args {
-                test(Field::ArgumentName, name);
-                test(Field::ArgumentDescription, description);
-            }
-            if !why.is_empty() {
-                let score = why.len() as f64;
-                hits.push(Hit { doc, score, why });
-            }
-        }
-        sort(&mut hits);
-        Ok(Self::answer(Path::Scored, hits))
-    }
 }
 
 /// Best first; ties keep input order.
@@ -558,39 +280,9 @@ fn sort(hits: &mut [Hit]) {
     hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
 }
 
-/// A Python `re` pattern as the `regex` crate runs it: at most [`MAX_PATTERN`] characters;
-/// `\Z` becomes `\z`; lookaround and backreferences (which the crate does not run) are errors.
-pub fn compile(pattern: &str) -> Result<regex::Regex, QueryError> {
-    let length = pattern.chars().count();
-    if length > MAX_PATTERN {
-        return Err(QueryError(format!(
-            "the pattern has {length} characters; Anthropic's regex tool search rejects patterns \
-             over {MAX_PATTERN} (`pattern_too_long`)"
-        )));
-    }
-    let translated = pattern.replace(r"\Z", r"\z");
-    regex::RegexBuilder::new(&translated)
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|error| {
-            let unsupported = ["(?=", "(?!", "(?<=", "(?<!"]
-                .iter()
-                .any(|look| pattern.contains(look))
-                || pattern.contains("(?P=");
-            let mut message =
-                format!("the pattern is not a regular expression toolcheck can run: {error}");
-            if unsupported {
-                message.push_str(
-                    " (lookaround and backreferences are Python `re` features toolcheck does not \
-                     simulate)",
-                );
-            }
-            QueryError(message)
-        })
-}
-
 #[cfg(test)]
 mod tests {
+    use super::terms::{whole_word, words};
     use super::*;
 
     fn doc(name: &str, description: &str) -> Doc {
