@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::report::{Change, Class, FileDiff, Findings, Status, Tokens, ToolDiff};
 use super::schema::compare_schema;
-use super::sides::{FileSide, Json, ToolDef};
+use super::sides::{FileSide, Json, ToolDef, fingerprint};
 use super::text::{Detectors, Names, compare_prose, difference, numbers, or_none};
 use super::{BLOCK, TOKEN_GROWTH, TOKEN_GROWTH_MIN};
 
@@ -259,70 +259,6 @@ fn tool_diff(
         class,
         tokens,
         changes,
-    }
-}
-
-/// What a tool is besides its name, for rename detection: `None` for a tool with neither a
-/// description nor a schema (two such tools are not alike for anything they say).
-fn fingerprint(tool: &ToolDef) -> Option<String> {
-    if tool
-        .description
-        .as_deref()
-        .is_none_or(|d| d.trim().is_empty())
-        && tool.schema.is_none()
-    {
-        return None;
-    }
-    // The description may name the tool itself.
-    let own = |text: &Option<String>| {
-        text.as_deref()
-            .map(|text| text.replace(tool.name.as_str(), "\u{0}"))
-    };
-    let value = serde_json::json!([
-        own(&tool.description),
-        tool.title,
-        own(&tool.snippet),
-        tool.guidelines
-            .iter()
-            .map(|g| g.replace(tool.name.as_str(), "\u{0}"))
-            .collect::<Vec<_>>(),
-        tool.schema.as_ref().map(Json::value),
-        tool.output_schema.as_ref().map(Json::value),
-        tool.annotations.as_ref().map(Json::value),
-    ]);
-    let mut out = String::new();
-    canonical(&value, &mut out);
-    Some(out)
-}
-
-/// `value` as JSON with object keys sorted, at every depth.
-fn canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                canonical(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (index, (key, item)) in entries.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                canonical(item, out);
-            }
-            out.push('}');
-        }
-        other => out.push_str(&other.to_string()),
     }
 }
 
@@ -582,14 +518,6 @@ fn changed_keys(old: Option<&Value>, new: Option<&Value>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn canonical_sorts_keys_at_every_depth() {
-        let a = serde_json::json!({"b": 1, "a": {"d": [1, {"f": 1, "e": 2}], "c": null}});
-        let mut out = String::new();
-        canonical(&a, &mut out);
-        assert_eq!(out, r#"{"a":{"c":null,"d":[1,{"e":2,"f":1}]},"b":1}"#);
-    }
 
     #[test]
     fn token_growth_needs_a_fifth_and_ten_tokens() {
