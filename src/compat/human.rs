@@ -57,13 +57,7 @@ impl Matrix {
         out
     }
 
-    pub(super) fn file_table(
-        &self,
-        file: &FileMatrix,
-        color: bool,
-        width: usize,
-        out: &mut String,
-    ) {
+    fn file_table(&self, file: &FileMatrix, color: bool, width: usize, out: &mut String) {
         let _ = writeln!(
             out,
             "{} ({} tool{})",

@@ -16,7 +16,7 @@ pub(super) struct Counts {
 }
 
 impl Counts {
-    pub(super) fn total(self) -> u32 {
+    fn total(self) -> u32 {
         self.name + self.description + self.argument_name + self.argument_description
     }
 }
@@ -30,7 +30,7 @@ pub(super) struct Bm25 {
 
 impl Index {
     /// Each tool `term` occurs in, with its counts and the term's BM25 weight there.
-    pub(super) fn weighted(&self, term: &str) -> impl Iterator<Item = (usize, Counts, f64)> + '_ {
+    fn weighted(&self, term: &str) -> impl Iterator<Item = (usize, Counts, f64)> + '_ {
         let postings = self.bm25.postings.get(term).map_or(&[][..], Vec::as_slice);
         let df = postings.len();
         postings
@@ -39,7 +39,7 @@ impl Index {
     }
 
     /// The BM25 weight of a term found in `df` tools, in `doc` with `counts`.
-    pub(super) fn weight(&self, df: usize, doc: usize, counts: Counts) -> f64 {
+    fn weight(&self, df: usize, doc: usize, counts: Counts) -> f64 {
         let (n, df) = (self.docs.len() as f64, df as f64);
         let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         let tf = f64::from(counts.total());

@@ -21,7 +21,7 @@ pub(super) struct Keywords {
 }
 
 impl Index {
-    pub(super) fn keywords_of_docs(&self) -> &[Keywords] {
+    fn keywords_of_docs(&self) -> &[Keywords] {
         self.keywords.get_or_init(|| {
             self.docs
                 .iter()
