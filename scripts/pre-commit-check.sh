@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Proves the pre-commit hook with the real pre-commit: in a throwaway git repo, a manifest
-# with an absolute word must fail the hook with TC209, and the fixed manifest must pass.
+# with an absolute word must fail the hook with TC209, and the fixed manifest must pass. Then,
+# as the README's snippet is used (`rev:` a commit SHA of this repository, its HEAD): a commit
+# of one staged file of a baselined project passes with `--max-warnings 0`.
 #
 # `pre-commit try-repo` clones this repository (committed files, plus tracked and staged
 # changes through a temporary commit; untracked files are not seen) and builds toolcheck
@@ -80,4 +82,41 @@ start=$SECONDS
 echo "second run took $((SECONDS - start)) s"
 cat "$work/pass.log"
 grep -q "Passed" "$work/pass.log" || { echo "FAIL: pre-commit did not report Passed"; exit 1; }
+
+echo "--- one staged file of a baselined project, --max-warnings 0, rev: HEAD's SHA"
+# HEAD, not the work tree: run on a clean clone (as .ci/run is) to check uncommitted changes.
+sha="$(git -C "$repo" rev-parse HEAD)"
+baselined="$work/baselined"
+mkdir -p "$baselined/tools"
+cd "$baselined"
+git init --quiet
+git config user.email "check@example.invalid"
+git config user.name "pre-commit check"
+for name in deploy restart; do
+    cat >"tools/$name.tool.yaml" <<YAML
+name: ${name}_service
+description: Always ${name} the staging service first. Not for production.
+YAML
+done
+cat >.pre-commit-config.yaml <<YAML
+repos:
+  - repo: $repo
+    rev: $sha
+    hooks:
+      - id: toolcheck
+        args: [--max-warnings, "0"]
+YAML
+echo "baseline: toolcheck-baseline.json" >toolcheck.yaml
+"$CARGO_TARGET_DIR/release/toolcheck" lint --write-baseline toolcheck-baseline.json
+git add . && git commit --quiet -m "baselined"
+# An edit to one file that keeps its recorded finding; only that file is staged.
+sed -i 's/ Not for production\./ Not for production hosts./' tools/deploy.tool.yaml
+git add tools/deploy.tool.yaml
+"$pre_commit" run --color never >"$work/staged.log" 2>&1 || {
+    cat "$work/staged.log"
+    echo "FAIL: the hook failed on one staged file whose findings the baseline records"
+    exit 1
+}
+cat "$work/staged.log"
+grep -q "Passed" "$work/staged.log" || { echo "FAIL: pre-commit did not report Passed"; exit 1; }
 echo "pre-commit check passed"

@@ -127,6 +127,126 @@ fn only_new_findings_are_reported_and_fixed_entries_are_stale() {
     assert_eq!(document["summary"]["baselined"], 5);
 }
 
+/// Issue 29: pre-commit passes only the staged files. A run over one file of a baselined
+/// directory says nothing of the other files' entries, still reports its own stale ones, and
+/// `--write-baseline` over it rewrites that file's entries and keeps the others'.
+#[test]
+fn a_run_over_some_files_leaves_the_other_files_entries_alone() {
+    let dir = common::scratch("baseline-subset");
+    let write = |name: &str, tools: &[Value]| {
+        let text = serde_json::to_string_pretty(&json!({ "tools": tools })).unwrap();
+        std::fs::write(dir.join(name), text).unwrap();
+    };
+    let always = |name: &str| {
+        let description = format!("Always run the {name} job. Not for logs.");
+        tool(name, &description, "value")
+    };
+    write("a.tools.json", &[always("run_a")]);
+    write("b.tools.json", &[always("run_b"), always("run_c")]);
+    let (written, _) = write_baseline(&dir);
+    assert_eq!(
+        written["findings"].as_array().unwrap().len(),
+        3,
+        "{written:#}"
+    );
+
+    // b's entries all match; a's file is not in the run.
+    let (code, document, stderr) = lint(
+        &dir,
+        &[
+            "--baseline",
+            "base.json",
+            "--max-warnings",
+            "0",
+            "b.tools.json",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(findings(&document), []);
+    assert_eq!(document["summary"]["baselined"], 2);
+
+    // Fixing one of b's findings makes its entry stale, and only that one.
+    write(
+        "b.tools.json",
+        &[
+            always("run_b"),
+            tool("run_c", "Run the run_c job. Not for logs.", "value"),
+        ],
+    );
+    let (code, document, _) = lint(
+        &dir,
+        &[
+            "--baseline",
+            "base.json",
+            "--max-warnings",
+            "0",
+            "b.tools.json",
+        ],
+    );
+    assert_eq!(code, 1, "--max-warnings 0 counts the stale entry");
+    assert_eq!(findings(&document), [("TC002".to_string(), String::new())]);
+
+    // Rewriting the baseline from b alone drops b's stale entry and keeps a's.
+    let (code, _, stderr) = common::run(
+        &dir,
+        &[
+            "lint",
+            "--no-config",
+            "--write-baseline",
+            "base.json",
+            "b.tools.json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "wrote 1 finding to the baseline base.json; kept 1 entry of a file this run did not lint"
+        ),
+        "{stderr}"
+    );
+    let (code, document, stderr) = lint(
+        &dir,
+        &["--baseline", "base.json", "--max-warnings", "0", "."],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(findings(&document), []);
+    assert_eq!(document["summary"]["baselined"], 2);
+}
+
+/// `--write-baseline` keeps the entries already there, so it never writes over a file that is
+/// not a baseline.
+#[test]
+fn writing_a_baseline_over_another_file_is_refused() {
+    let dir = common::scratch("baseline-over");
+    std::fs::write(
+        dir.join("a.tool.yaml"),
+        "name: a\ndescription: Always do it.\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("package.json"), r#"{"name": "x"}"#).unwrap();
+    let (code, _, stderr) = common::run(
+        &dir,
+        &[
+            "lint",
+            "--no-config",
+            "--write-baseline",
+            "package.json",
+            ".",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("cannot write the baseline over package.json: it holds something else"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("package.json")).unwrap(),
+        r#"{"name": "x"}"#
+    );
+}
+
 #[test]
 fn a_file_that_is_not_a_baseline_is_a_clear_error() {
     let dir = common::scratch("baseline-bad");

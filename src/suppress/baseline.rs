@@ -2,7 +2,9 @@
 //! that later runs (`--baseline FILE`, or `baseline:` in the config) report only new ones.
 //! A fingerprint leaves out what unrelated edits change: line numbers, the tool's position in
 //! its file, formatting and messages (which quote counts). An entry that no longer matches a
-//! finding is reported as `unused-suppression`, so the file only shrinks.
+//! finding of a file this run linted is reported as `unused-suppression`, so the file only
+//! shrinks; a run over some of the files (pre-commit passes the staged ones) says nothing of the
+//! other files' entries, and `--write-baseline` on it rewrites only those files' entries.
 //!
 //! ```json
 //! {"version": 1, "toolcheck": "0.1.0", "findings": [
@@ -11,7 +13,7 @@
 //! ]}
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -33,7 +35,16 @@ pub struct Baseline {
     file: Arc<SourceFile>,
     /// The directory files are named relative to in fingerprints.
     dir: PathBuf,
-    entries: Vec<(String, Span)>,
+    entries: Vec<Entry>,
+}
+
+struct Entry {
+    fingerprint: String,
+    /// The file the finding was in, as [`file_key`] names it (absent in a hand-written entry).
+    file: Option<String>,
+    tool: Option<String>,
+    message: String,
+    span: Span,
 }
 
 #[derive(Serialize)]
@@ -51,10 +62,20 @@ struct Written<'a> {
     message: &'a str,
 }
 
-/// Writes the findings of `reports` to `path`; returns how many.
-pub fn write(path: &Path, reports: &[FileReport]) -> Result<usize> {
+/// What [`write`] wrote.
+pub struct WriteCount {
+    /// The findings of this run.
+    pub written: usize,
+    /// The entries of files this run did not lint, kept from the baseline it replaced.
+    pub kept: usize,
+}
+
+/// Writes the findings of `reports` to `path`, with the entries of the baseline already there
+/// for the files `reports` did not lint.
+pub fn write(path: &Path, reports: &[FileReport]) -> Result<WriteCount> {
     let dir = directory_of(path);
     let mut findings: Vec<Written<'_>> = Vec::new();
+    let mut linted = HashSet::new();
     for report in reports.iter().filter(|report| report.linted) {
         let file = file_key(&report.file.name, &dir);
         for (diagnostic, fingerprint) in fingerprints(&report.diagnostics, &file) {
@@ -65,9 +86,21 @@ pub fn write(path: &Path, reports: &[FileReport]) -> Result<usize> {
                 message: &diagnostic.message,
             });
         }
+        linted.insert(file);
     }
+    let written = findings.len();
+    let previous = match path.exists() {
+        true => kept_entries(path, &linted)?,
+        false => Vec::new(),
+    };
+    let kept = previous.len();
+    findings.extend(previous.iter().map(|entry| Written {
+        fingerprint: entry.fingerprint.clone(),
+        file: entry.file.clone().unwrap_or_default(),
+        tool: entry.tool.as_deref(),
+        message: &entry.message,
+    }));
     findings.sort_by(|a, b| (&a.file, &a.fingerprint).cmp(&(&b.file, &b.fingerprint)));
-    let count = findings.len();
     let document = Document {
         version: VERSION,
         toolcheck: env!("CARGO_PKG_VERSION"),
@@ -82,7 +115,32 @@ pub fn write(path: &Path, reports: &[FileReport]) -> Result<usize> {
             path.display()
         ))
     })?;
-    Ok(count)
+    Ok(WriteCount { written, kept })
+}
+
+/// The entries of the baseline at `path` whose file is not in `linted`. A file there that is
+/// not a baseline is an error: writing over it would lose it.
+fn kept_entries(path: &Path, linted: &HashSet<String>) -> Result<Vec<Entry>> {
+    let mut entries = Baseline::load(path)
+        .map_err(|mut error| {
+            // A file that cannot be read says why; one that reads is not a baseline.
+            if error.location.is_some() {
+                error.message = format!(
+                    "cannot write the baseline over {}: it holds something else",
+                    path.display()
+                );
+                error.help = Some("remove the file, or write the baseline to another one".into());
+            }
+            error
+        })?
+        .entries;
+    entries.retain(|entry| {
+        entry
+            .file
+            .as_ref()
+            .is_some_and(|file| !linted.contains(file))
+    });
+    Ok(entries)
 }
 
 impl Baseline {
@@ -111,13 +169,17 @@ impl Baseline {
         };
         let mut entries = Vec::with_capacity(findings.len());
         for finding in findings {
-            match finding.get("fingerprint") {
-                Some(node) if node.as_str().is_some() => entries.push((
-                    node.as_str().unwrap_or_default().to_string(),
-                    finding.span(),
-                )),
-                _ => return Err(not_ours(finding.span())),
-            }
+            let Some(fingerprint) = finding.get("fingerprint").and_then(Node::as_str) else {
+                return Err(not_ours(finding.span()));
+            };
+            let text = |key| finding.get(key).and_then(Node::as_str).map(str::to_string);
+            entries.push(Entry {
+                fingerprint: fingerprint.to_string(),
+                file: text("file"),
+                tool: text("tool"),
+                message: text("message").unwrap_or_default(),
+                span: finding.span(),
+            });
         }
         Ok(Baseline {
             dir: directory_of(path),
@@ -129,13 +191,14 @@ impl Baseline {
     /// Starts matching a run's reports against the baseline, one at a time in input order.
     pub fn start(&self) -> Matching<'_> {
         let mut remaining: HashMap<&str, usize> = HashMap::new();
-        for (index, (fingerprint, _)) in self.entries.iter().enumerate() {
-            remaining.entry(fingerprint).or_insert(index);
+        for (index, entry) in self.entries.iter().enumerate() {
+            remaining.entry(&entry.fingerprint).or_insert(index);
         }
         Matching {
             baseline: self,
             remaining,
             matched: vec![false; self.entries.len()],
+            linted: HashSet::new(),
         }
     }
 }
@@ -145,6 +208,8 @@ pub struct Matching<'b> {
     baseline: &'b Baseline,
     remaining: HashMap<&'b str, usize>,
     matched: Vec<bool>,
+    /// The files linted so far, as [`file_key`] names them.
+    linted: HashSet<String>,
 }
 
 impl Matching<'_> {
@@ -167,6 +232,7 @@ impl Matching<'_> {
                 },
             )
             .collect();
+        self.linted.insert(file);
         let diagnostics = std::mem::take(&mut report.diagnostics);
         for (diagnostic, keep) in diagnostics.into_iter().zip(keep) {
             if keep {
@@ -180,23 +246,25 @@ impl Matching<'_> {
         }
     }
 
-    /// Ends the run: a report on the baseline file for its entries that matched nothing (when
-    /// `unused`, the `unused-suppression` rule, runs).
+    /// Ends the run: a report on the baseline file for its entries of the files linted that
+    /// matched nothing (when `unused`, the `unused-suppression` rule, runs).
     pub fn finish(self, unused: Option<&ActiveRule>) -> Option<FileReport> {
-        let (baseline, matched) = (self.baseline, self.matched);
+        let (baseline, matched, linted) = (self.baseline, self.matched, self.linted);
         unused.and_then(|rule| {
             let mut reporter = Reporter::new(&baseline.file, rule);
-            for ((fingerprint, span), _) in baseline
+            let stale = baseline
                 .entries
                 .iter()
                 .zip(&matched)
-                .filter(|(_, matched)| !**matched)
-            {
-                let code = fingerprint.split(':').next().unwrap_or_default();
+                .filter(|(entry, matched)| {
+                    !**matched && entry.file.as_ref().is_none_or(|file| linted.contains(file))
+                });
+            for (entry, _) in stale {
+                let code = entry.fingerprint.split(':').next().unwrap_or_default();
                 reporter
                     .report(
                         Field::File,
-                        Anchor::Source(span.clone()),
+                        Anchor::Source(entry.span.clone()),
                         format!("baseline entry for `{code}` matched no finding"),
                     )
                     .help("the finding is fixed: rewrite the baseline with `--write-baseline`");

@@ -43,9 +43,15 @@ pub(super) fn lint_whole(
     }
     if let Some(path) = &args.write_baseline {
         let count = crate::suppress::baseline::write(path, &reports)?;
+        let kept = match count.kept {
+            0 => String::new(),
+            1 => "; kept 1 entry of a file this run did not lint".to_string(),
+            kept => format!("; kept {kept} entries of files this run did not lint"),
+        };
         eprintln!(
-            "wrote {count} finding{} to the baseline {}",
-            if count == 1 { "" } else { "s" },
+            "wrote {} finding{} to the baseline {}{kept}",
+            count.written,
+            if count.written == 1 { "" } else { "s" },
             path.display()
         );
         return Ok(ControlFlow::Break(0));
