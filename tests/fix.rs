@@ -168,9 +168,9 @@ fn standard_input_is_never_written_nor_read_twice() {
     // the second pass lints standard input as first read, not as an empty text.
     assert_eq!(
         stdout,
-        "x.json:6:15: TC402 [*] non-object-root the input schema's root `type` is `dict`, not `object`\n\
-         x.json:14:28: TC402 non-object-root the input schema's root `type` is a number, not `object`\n\
-         invalid_bfcl.json:14:28: TC402 non-object-root the input schema's root `type` is a number, not `object`\n"
+        "x.json:6:15: error: TC402 [*] non-object-root the input schema's root `type` is `dict`, not `object`\n\
+         x.json:14:28: error: TC402 non-object-root the input schema's root `type` is a number, not `object`\n\
+         invalid_bfcl.json:14:28: error: TC402 non-object-root the input schema's root `type` is a number, not `object`\n"
     );
 }
 

@@ -259,7 +259,7 @@ fn carriage_returns_alone_break_lines() {
         .collect();
     assert_eq!(
         findings,
-        ["tools.yaml:3:18: TC209 absolute-words absolute word `Always`"]
+        ["tools.yaml:3:18: error: TC209 absolute-words absolute word `Always`"]
     );
     let (_, human, _) = common::run(
         &dir,

@@ -18,17 +18,18 @@ fn concise_is_one_line_per_finding_then_the_summary_and_hints() {
     assert_eq!(
         stdout,
         format!(
-            "{FIXABLE}:2:35: TC207 missing-anti-trigger nothing in the description says when not to use `mild`\n\
-             {FIXABLE}:2:36: TC212 name-not-in-description the description's first sentence uses none of the name's words (`mild`)\n\
-             {FIXABLE}:2:66: TC402 [*] non-object-root the input schema declares `properties` but no `type`\n\
-             {FIXABLE}:2:97: TC405 undescribed-parameter parameter `q` has no description\n\
-             {FIXABLE}:3:35: TC207 missing-anti-trigger nothing in the description says when not to use `bare`\n\
-             {FIXABLE}:3:36: TC212 name-not-in-description the description's first sentence uses none of the name's words (`bare`)\n\
-             {FIXABLE}:3:51: TC402 non-object-root the input schema has no `type`\n\
+            "{FIXABLE}:2:35: warning: TC207 missing-anti-trigger nothing in the description says when not to use `mild`\n\
+             {FIXABLE}:2:36: info: TC212 name-not-in-description the description's first sentence uses none of the name's words (`mild`)\n\
+             {FIXABLE}:2:66: warning: TC402 [*] non-object-root the input schema declares `properties` but no `type`\n\
+             {FIXABLE}:2:97: info: TC405 undescribed-parameter parameter `q` has no description\n\
+             {FIXABLE}:3:35: warning: TC207 missing-anti-trigger nothing in the description says when not to use `bare`\n\
+             {FIXABLE}:3:36: info: TC212 name-not-in-description the description's first sentence uses none of the name's words (`bare`)\n\
+             {FIXABLE}:3:51: error: TC402 non-object-root the input schema has no `type`\n\
              1 error, 3 warnings, 3 infos in 1 file (2 tools)\n\
+             errors by rule: 1 TC402 non-object-root\n\
              [*] 1 fixable with `toolcheck lint --fix` (preview with `--diff`)\n\
-             hint: `toolcheck explain TC207` for a rule's details\n\
-             hint: silence a finding with `# toolcheck: ignore[TC207]` on its YAML line, or with \
+             hint: `toolcheck explain TC402` for a rule's details\n\
+             hint: silence a finding with `# toolcheck: ignore[TC402]` on its YAML line, or with \
              `per-file-ignores` in toolcheck.yaml\n"
         )
     );
@@ -81,14 +82,14 @@ fn statistics_count_each_rule_most_first_with_the_fixable_share() {
     assert_eq!(
         table,
         [
-            "3  TC207      missing-anti-trigger",
-            "3  TC402  [*] non-object-root          1 fixable",
-            "2  TC212      name-not-in-description",
-            "1  TC209      absolute-words",
-            "1  TC301      secret-like-field-names",
-            "1  TC401      top-level-combinator",
-            "1  TC405      undescribed-parameter",
-            "1  TC501      invalid-tool-name",
+            "3  TC207      warning  missing-anti-trigger",
+            "3  TC402  [*] error    non-object-root          1 fixable",
+            "2  TC212      info     name-not-in-description",
+            "1  TC209      error    absolute-words",
+            "1  TC301      error    secret-like-field-names",
+            "1  TC401      error    top-level-combinator",
+            "1  TC405      info     undescribed-parameter",
+            "1  TC501      error    invalid-tool-name",
         ]
     );
     assert!(
@@ -111,11 +112,106 @@ fn statistics_as_json() {
     assert_eq!(
         counts,
         serde_json::json!([
-            {"code": "TC207", "name": "missing-anti-trigger", "count": 2, "fixable": 0},
-            {"code": "TC212", "name": "name-not-in-description", "count": 2, "fixable": 0},
-            {"code": "TC402", "name": "non-object-root", "count": 2, "fixable": 1},
-            {"code": "TC405", "name": "undescribed-parameter", "count": 1, "fixable": 0},
+            {"code": "TC207", "name": "missing-anti-trigger", "severity": "warning", "count": 2,
+             "fixable": 0},
+            {"code": "TC212", "name": "name-not-in-description", "severity": "info", "count": 2,
+             "fixable": 0},
+            // One of them a warning: the highest severity is the rule's.
+            {"code": "TC402", "name": "non-object-root", "severity": "error", "count": 2,
+             "fixable": 1},
+            {"code": "TC405", "name": "undescribed-parameter", "severity": "info", "count": 1,
+             "fixable": 0},
         ])
+    );
+}
+
+/// Issue 29: a first run with many findings says which errors fail it and how to take the
+/// findings in, each way but the one in use; a run on a baseline does not.
+#[test]
+fn a_first_run_with_many_findings_gets_the_ways_in() {
+    let dir = common::scratch("output-first-run");
+    let tools: Vec<serde_json::Value> = (0..12)
+        .map(|index| {
+            serde_json::json!({
+                "name": format!("job_{index}"),
+                "description": format!("Always run job {index}. Not for builds."),
+                "inputSchema": {"type": "object", "properties": {"api_key": {"type": "string"}}},
+            })
+        })
+        .collect();
+    let text = serde_json::to_string(&serde_json::json!({ "tools": tools })).unwrap();
+    std::fs::write(dir.join("jobs.tools.json"), &text).unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["lint", "--no-config"];
+        all.extend_from_slice(args);
+        all.push("jobs.tools.json");
+        common::run(&dir, &all, None).1
+    };
+    let ways = [
+        "  `--statistics` counts them by rule\n",
+        "  `--output-format concise` prints one line each\n",
+        "  `--write-baseline toolcheck-baseline.json` records them",
+    ];
+    let full = run(&[]);
+    assert!(
+        full.contains(
+            "errors by rule: 12 TC209 absolute-words, 12 TC301 secret-like-field-names\n"
+        ),
+        "{full}"
+    );
+    assert!(
+        full.contains("hint: 36 findings; ways to take them in:\n"),
+        "{full}"
+    );
+    assert!(ways.iter().all(|way| full.contains(way)), "{full}");
+    let concise = run(&["--output-format", "concise"]);
+    assert!(!concise.contains(ways[1]), "{concise}");
+    assert!(
+        concise.contains(ways[0]) && concise.contains(ways[2]),
+        "{concise}"
+    );
+    let statistics = run(&["--statistics"]);
+    assert!(!statistics.contains(ways[0]), "{statistics}");
+    assert!(
+        statistics.contains(ways[1]) && statistics.contains(ways[2]),
+        "{statistics}"
+    );
+
+    // A run on a baseline is not a first one: its new findings are many, and no ways in.
+    let first = serde_json::to_string(&serde_json::json!({ "tools": [&tools[0]] })).unwrap();
+    std::fs::write(dir.join("jobs.tools.json"), first).unwrap();
+    let (code, _, stderr) = common::run(
+        &dir,
+        &[
+            "lint",
+            "--no-config",
+            "--write-baseline",
+            "base.json",
+            "jobs.tools.json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::write(dir.join("jobs.tools.json"), text).unwrap();
+    let baselined = run(&["--baseline", "base.json"]);
+    assert!(
+        baselined
+            .contains("22 errors, 0 warnings, 11 infos in 1 file (12 tools); 3 in the baseline\n"),
+        "{baselined}"
+    );
+    assert!(!baselined.contains("ways to take them in"), "{baselined}");
+}
+
+/// More error rules than the line names: the last ones are counted, a single last one named.
+#[test]
+fn the_errors_line_names_three_rules_and_counts_the_rest() {
+    let (_, stdout, _) = toolcheck(&["lint", "--no-config", EXAMPLES]);
+    assert!(
+        stdout.contains(
+            "errors by rule: 1 TC209 absolute-words, 1 TC301 secret-like-field-names, \
+             1 TC401 top-level-combinator, 2 more in 2 rules\n"
+        ),
+        "{stdout}"
     );
 }
 

@@ -66,7 +66,7 @@ fn a_saved_change_is_linted_again() {
     assert_eq!(summary, "1 error, 0 warnings in 1 file (1 tool)");
     assert_eq!(
         findings,
-        ["ask.tool.yaml:2:14: TC209 absolute-words absolute word `ALWAYS`"]
+        ["ask.tool.yaml:2:14: error: TC209 absolute-words absolute word `ALWAYS`"]
     );
 }
 

@@ -1,6 +1,6 @@
-//! `--output-format concise`: one line per finding, `path:line:col: CODE [*] name message`
-//! (`[*]` when `--fix` can fix it), as ruff and eslint's compact format print them; then the
-//! summary and the footer.
+//! `--output-format concise`: one line per finding, `path:line:col: severity: CODE [*] name
+//! message` (`[*]` when `--fix` can fix it), as compilers print them (editors' error formats read
+//! the severity) with ruff's code and fix marker; then the summary and the footer.
 
 use std::io;
 
@@ -11,22 +11,23 @@ use crate::lint::FileReport;
 /// One finding's line, without its line break.
 pub fn line(diagnostic: &Diagnostic, color: bool) -> String {
     let at = diagnostic.file.line_column(diagnostic.span.start);
-    let code = if color {
+    let severity = diagnostic.severity.as_str();
+    let severity = if color {
         let tint = match diagnostic.severity {
             Severity::Error => "31",
             Severity::Warning => "33",
             Severity::Info => "36",
         };
-        format!("\x1b[1;{tint}m{}\x1b[0m", diagnostic.code)
+        format!("\x1b[1;{tint}m{severity}:\x1b[0m")
     } else {
-        diagnostic.code.to_string()
+        format!("{severity}:")
     };
     let fixable = if diagnostic.fix.is_some() { " [*]" } else { "" };
     // One line per finding, whatever the message holds.
     let message = diagnostic.message.replace(['\n', '\r'], " ");
     format!(
-        "{}:{}:{}: {code}{fixable} {} {message}",
-        diagnostic.file.name, at.line, at.column, diagnostic.rule
+        "{}:{}:{}: {severity} {}{fixable} {} {message}",
+        diagnostic.file.name, at.line, at.column, diagnostic.code, diagnostic.rule
     )
 }
 
@@ -51,7 +52,7 @@ impl<W: io::Write> Output for ConciseOutput<W> {
         }
         let summary = &totals.summary;
         writeln!(self.out, "{}", super::human::summary_line(summary))?;
-        let footer = super::footer(summary, totals.most_common_code());
+        let footer = super::footer(totals, super::Listing::Concise);
         self.out.write_all(footer.as_bytes())
     }
 }

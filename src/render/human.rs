@@ -157,7 +157,7 @@ impl<W: io::Write> HumanOutput<W> {
         }
         report.push_str(&summary_line(&totals.summary));
         report.push('\n');
-        report.push_str(&super::footer(&totals.summary, totals.most_common_code()));
+        report.push_str(&super::footer(totals, super::Listing::Full));
         self.out.write_all(report.as_bytes())
     }
 }

@@ -35,11 +35,21 @@ pub fn write_all(mut output: Box<dyn Output + '_>, reports: &[FileReport]) -> io
     output.finish(&totals)
 }
 
-/// What the end of a run's output needs: its counts, and the code with the most findings.
+/// What the end of a run's output needs: its counts, and its findings by rule.
 #[derive(Debug, Default)]
 pub struct Totals {
     pub summary: Summary,
-    by_code: BTreeMap<Arc<str>, usize>,
+    by_code: BTreeMap<Arc<str>, RuleTotal>,
+}
+
+/// One rule's findings in a run.
+#[derive(Debug)]
+struct RuleTotal {
+    rule: Arc<str>,
+    /// The highest severity among them.
+    severity: Severity,
+    count: usize,
+    errors: usize,
 }
 
 impl Totals {
@@ -48,23 +58,51 @@ impl Totals {
         self.count(&report.diagnostics);
     }
 
-    /// Counts findings by code (not in the summary).
+    /// Counts findings by rule (not in the summary).
     pub fn count<'a>(&mut self, diagnostics: impl IntoIterator<Item = &'a Diagnostic>) {
         for diagnostic in diagnostics {
-            *self.by_code.entry(diagnostic.code.clone()).or_default() += 1;
+            let total = self
+                .by_code
+                .entry(diagnostic.code.clone())
+                .or_insert_with(|| RuleTotal {
+                    rule: diagnostic.rule.clone(),
+                    severity: diagnostic.severity,
+                    count: 0,
+                    errors: 0,
+                });
+            total.severity = total.severity.max(diagnostic.severity);
+            total.count += 1;
+            total.errors += usize::from(diagnostic.severity == Severity::Error);
         }
     }
 
-    /// The code with the most findings (the first in code order among equals), for the
-    /// footer's example.
-    pub fn most_common_code(&self) -> Option<&str> {
-        let mut best: Option<(&Arc<str>, usize)> = None;
-        for (code, &count) in &self.by_code {
-            if best.is_none_or(|(_, most)| count > most) {
-                best = Some((code, count));
+    /// The code the footer's hints name: the one with the most findings of the run's highest
+    /// severity (the first in code order among equals), so that an error rule comes before a
+    /// more frequent info one.
+    pub fn hint_code(&self) -> Option<&str> {
+        let mut best: Option<(&Arc<str>, &RuleTotal)> = None;
+        for (code, total) in &self.by_code {
+            let better = best.is_none_or(|(_, most)| {
+                (total.severity, total.count) > (most.severity, most.count)
+            });
+            if better {
+                best = Some((code, total));
             }
         }
         best.map(|(code, _)| &**code)
+    }
+
+    /// `(errors, code, rule)` of each rule with errors, the most first (code order among
+    /// equals).
+    fn errors_by_rule(&self) -> Vec<(usize, &str, &str)> {
+        let mut rows: Vec<(usize, &str, &str)> = self
+            .by_code
+            .iter()
+            .filter(|(_, total)| total.errors > 0)
+            .map(|(code, total)| (total.errors, &**code, &*total.rule))
+            .collect();
+        rows.sort_by_key(|row| std::cmp::Reverse(row.0));
+        rows
     }
 }
 
@@ -119,17 +157,51 @@ impl Summary {
     }
 }
 
-/// The lines under the human summary of a run with findings: what `--fix` would fix, and
-/// where to read about a rule and how to silence one (with `code`, a rule of this run).
-pub fn footer(summary: &Summary, code: Option<&str>) -> String {
+/// How a run's findings were listed: the footer does not suggest the listing already used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    Full,
+    Concise,
+    Statistics,
+}
+
+/// A first run with at least this many findings gets the ways in (a screenful of concise lines).
+const MANY_FINDINGS: usize = 30;
+
+/// The rules the errors line names; the others are counted after them.
+const ERROR_RULES_SHOWN: usize = 3;
+
+/// The lines under the human summary of a run with findings: what failed the run (its errors
+/// by rule), what `--fix` would fix, where to read about a rule and how to silence one, and,
+/// on a first run with many findings, the ways to take them in.
+pub fn footer(totals: &Totals, listing: Listing) -> String {
+    let summary = &totals.summary;
     let mut out = String::new();
+    let errors = totals.errors_by_rule();
+    if !errors.is_empty() {
+        // A last rule is named rather than counted as "1 more".
+        let shown = match errors.len() {
+            all if all <= ERROR_RULES_SHOWN + 1 => all,
+            _ => ERROR_RULES_SHOWN,
+        };
+        let mut named: Vec<String> = errors[..shown]
+            .iter()
+            .map(|(count, code, rule)| format!("{count} {code} {rule}"))
+            .collect();
+        let rest = &errors[shown..];
+        if !rest.is_empty() {
+            let count: usize = rest.iter().map(|row| row.0).sum();
+            named.push(format!("{count} more in {} rules", rest.len()));
+        }
+        out.push_str(&format!("errors by rule: {}\n", named.join(", ")));
+    }
     if summary.fixable > 0 {
         out.push_str(&format!(
             "[*] {} fixable with `toolcheck lint --fix` (preview with `--diff`)\n",
             summary.fixable
         ));
     }
-    if let Some(code) = code {
+    if let Some(code) = totals.hint_code() {
         out.push_str(&format!(
             "hint: `toolcheck explain {code}` for a rule's details\n"
         ));
@@ -140,6 +212,22 @@ pub fn footer(summary: &Summary, code: Option<&str>) -> String {
                  or with `per-file-ignores` in toolcheck.yaml\n"
             ));
         }
+    }
+    let findings = summary.errors + summary.warnings + summary.infos;
+    if findings >= MANY_FINDINGS && summary.baselined == 0 {
+        out.push_str(&format!(
+            "hint: {findings} findings; ways to take them in:\n"
+        ));
+        if listing != Listing::Statistics {
+            out.push_str("  `--statistics` counts them by rule\n");
+        }
+        if listing != Listing::Concise {
+            out.push_str("  `--output-format concise` prints one line each\n");
+        }
+        out.push_str(
+            "  `--write-baseline toolcheck-baseline.json` records them; with `baseline: \
+             toolcheck-baseline.json` in toolcheck.yaml, later runs report only new ones\n",
+        );
     }
     out
 }

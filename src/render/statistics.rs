@@ -1,15 +1,17 @@
-//! `--statistics`: instead of the findings, how many each rule has, most first, with how many
-//! of them `--fix` fixes (as ruff's `--statistics` prints them).
+//! `--statistics`: instead of the findings, how many each rule has, most first, with their
+//! severity and how many of them `--fix` fixes (as ruff's `--statistics` prints them).
 
 use serde::Serialize;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 
 /// One rule's count.
 #[derive(Debug, Serialize, PartialEq, Eq)]
 pub struct RuleCount<'a> {
     pub code: &'a str,
     pub name: &'a str,
+    /// The highest severity among its findings (configuration sets it per rule, or per file).
+    pub severity: Severity,
     pub count: usize,
     pub fixable: usize,
 }
@@ -21,9 +23,11 @@ pub fn count<'a>(diagnostics: impl Iterator<Item = &'a Diagnostic>) -> Vec<RuleC
         let entry = by_code.entry(&diagnostic.code).or_insert(RuleCount {
             code: &diagnostic.code,
             name: &diagnostic.rule,
+            severity: diagnostic.severity,
             count: 0,
             fixable: 0,
         });
+        entry.severity = entry.severity.max(diagnostic.severity);
         entry.count += 1;
         entry.fixable += usize::from(diagnostic.fix.is_some());
     }
@@ -33,7 +37,7 @@ pub fn count<'a>(diagnostics: impl Iterator<Item = &'a Diagnostic>) -> Vec<RuleC
     counts
 }
 
-/// The table: count, code, `[*]` when some are fixable, name, and the fixable share.
+/// The table: count, code, `[*]` when some are fixable, severity, name, and the fixable share.
 pub fn table(counts: &[RuleCount<'_>]) -> String {
     let count_width = counts
         .iter()
@@ -50,8 +54,11 @@ pub fn table(counts: &[RuleCount<'_>]) -> String {
             some => format!("{some} fixable"),
         };
         let line = format!(
-            "{:>count_width$}  {}  {marker} {:<name_width$}  {share}",
-            row.count, row.code, row.name
+            "{:>count_width$}  {}  {marker} {:<7}  {:<name_width$}  {share}",
+            row.count,
+            row.code,
+            row.severity.as_str(),
+            row.name
         );
         out.push_str(line.trim_end());
         out.push('\n');
@@ -68,6 +75,7 @@ pub fn json(counts: &[RuleCount<'_>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::{RuleCount, table};
+    use crate::diagnostic::Severity;
 
     #[test]
     fn most_first_with_the_fixable_share() {
@@ -75,19 +83,22 @@ mod tests {
             RuleCount {
                 code: "TC207",
                 name: "missing-anti-trigger",
+                severity: Severity::Info,
                 count: 12,
                 fixable: 0,
             },
             RuleCount {
                 code: "TC402",
                 name: "non-object-root",
+                severity: Severity::Error,
                 count: 3,
                 fixable: 2,
             },
         ];
         assert_eq!(
             table(&rows),
-            "12  TC207      missing-anti-trigger\n 3  TC402  [*] non-object-root       2 fixable\n"
+            "12  TC207      info     missing-anti-trigger\n \
+             3  TC402  [*] error    non-object-root       2 fixable\n"
         );
     }
 }

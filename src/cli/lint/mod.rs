@@ -267,9 +267,7 @@ fn write_findings(
         };
         reports.iter().for_each(&mut note);
         let written = if args.statistics {
-            let diagnostics = render::diagnostics(&reports);
-            let summary = render::Summary::of(&reports);
-            let text = statistics(args, format, diagnostics, &summary);
+            let text = statistics(args, format, &reports);
             stdout.write_all(text.as_bytes())
         } else {
             output(format, args, color, linter, registry, &mut stdout)
@@ -392,21 +390,18 @@ pub(super) fn add_host_session(
 }
 
 /// `--statistics`: the count per rule, as a table (then the summary) or as JSON.
-pub(super) fn statistics<'a>(
-    args: &LintArgs,
-    format: Format,
-    diagnostics: impl Iterator<Item = &'a crate::diagnostic::Diagnostic>,
-    summary: &Summary,
-) -> String {
-    let counts = render::statistics::count(diagnostics);
+pub(super) fn statistics(args: &LintArgs, format: Format, reports: &[FileReport]) -> String {
+    let counts = render::statistics::count(render::diagnostics(reports));
     if format == Format::Json {
         return render::statistics::json(&counts);
     }
     let mut out = render::statistics::table(&counts);
     if !args.quiet {
-        out.push_str(&render::human::summary_line(summary));
+        let mut totals = Totals::default();
+        reports.iter().for_each(|report| totals.add(report));
+        out.push_str(&render::human::summary_line(&totals.summary));
         out.push('\n');
-        out.push_str(&render::footer(summary, counts.first().map(|row| row.code)));
+        out.push_str(&render::footer(&totals, render::Listing::Statistics));
     }
     out
 }
