@@ -376,6 +376,32 @@ fn action_cache_key_hashes_the_sources() {
         "{key}"
     );
     assert_eq!(run(root()), key, "the same sources give the same key");
+
+    // Everything build.rs watches (and compiles into the binary) is under a hashed folder.
+    let script = key_step["run"].as_str().unwrap();
+    let hashed: Vec<&str> = script
+        .split("find ")
+        .nth(1)
+        .and_then(|rest| rest.split(" -type").next())
+        .expect("the key hashes `find <paths> -type f`")
+        .split_whitespace()
+        .collect();
+    let build = read("build.rs");
+    let watched: Vec<&str> = build
+        .split("cargo:rerun-if-changed=")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|path| !path.starts_with('{'))
+        .collect();
+    assert!(watched.contains(&"targets"), "{watched:?}");
+    for path in watched {
+        assert!(
+            hashed
+                .iter()
+                .any(|folder| path == *folder || path.starts_with(&format!("{folder}/"))),
+            "build.rs reads {path}, which the action's cache key does not hash: {hashed:?}"
+        );
+    }
 }
 
 #[test]
