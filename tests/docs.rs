@@ -85,21 +85,24 @@ fn rule_pages_are_generated_from_the_catalog() {
 
 #[test]
 fn every_rule_url_points_at_its_page_in_the_repository() {
-    let base = pages::base_url().expect("Cargo.toml names the repository");
-    assert!(
-        base.ends_with(&format!("/blob/v{}/docs/rules/", env!("CARGO_PKG_VERSION"))),
-        "{base}"
-    );
+    // While Cargo.toml's `repository` is the placeholder, no rule has a URL.
+    let base = pages::base_url();
+    if let Some(base) = base {
+        assert!(
+            base.ends_with(&format!("/blob/v{}/docs/rules/", env!("CARGO_PKG_VERSION"))),
+            "{base}"
+        );
+    }
     let registry = Registry::builtin().unwrap();
     for rule in &registry.rules {
-        let url = pages::url(&rule.meta.code, &rule.meta.name)
-            .unwrap_or_else(|| panic!("{} has no page URL", rule.meta.code));
-        let file = url
-            .strip_prefix(base)
-            .expect("a page URL starts at the base");
+        let file = pages::file_name(&rule.meta.code, &rule.meta.name);
         assert!(
-            dir().join(file).is_file(),
-            "{url}: no {DIR}/{file} in the repository"
+            dir().join(&file).is_file(),
+            "no {DIR}/{file} in the repository"
+        );
+        assert_eq!(
+            pages::url(&rule.meta.code, &rule.meta.name),
+            base.map(|base| format!("{base}{file}"))
         );
     }
 }

@@ -236,7 +236,14 @@ fn readme_pre_commit_snippet_uses_the_hook() {
     let config = yaml(&snippet);
     let repo = &config["repos"][0];
     assert!(repo["repo"].as_str().unwrap().ends_with("/toolcheck"));
-    assert!(repo["rev"].as_str().is_some_and(|rev| rev.starts_with('v')));
+    // No release is tagged yet: a commit, or the placeholder the README says to replace with
+    // one (scripts/pre-commit-check.sh runs the hook pinned to a commit).
+    let rev = repo["rev"].as_str().unwrap();
+    assert!(
+        rev == "FULL_COMMIT_SHA" || (rev.len() == 40 && rev.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{rev}"
+    );
+    assert!(read("README.md").contains("`FULL_COMMIT_SHA`, a commit of it"));
     let used = &repo["hooks"][0]["id"];
     assert!(
         ids.contains(&used),
@@ -494,8 +501,13 @@ fn readme_action_snippets_use_real_inputs() {
                     .is_some_and(|uses| uses.contains("/toolcheck@"))
             })
             .expect("a step that uses the action");
-        // Pinned to a release, not a branch.
-        assert!(!ours["uses"].as_str().unwrap().ends_with("@main"));
+        // Pinned to a commit, not a branch (no release is tagged yet).
+        assert!(
+            ours["uses"]
+                .as_str()
+                .unwrap()
+                .ends_with("/toolcheck@FULL_COMMIT_SHA")
+        );
         for (input, _) in ours["with"].as_object().unwrap() {
             assert!(
                 action["inputs"][input].is_object(),

@@ -1,54 +1,12 @@
 //! Rule codes in human output are terminal hyperlinks (OSC 8) to the rules' pages, only when
-//! asked (`FORCE_HYPERLINK`) and with colors on; never otherwise, not even as text.
+//! asked (`FORCE_HYPERLINK`), with colors on, and when the pages have a home: never otherwise,
+//! not even as text. Drawing the link is tested in src/render/human.rs.
 
 mod common;
 
 use std::process::Command;
 
-use toolcheck::render::human::{self, Style};
-
 const OSC8: &str = "\u{1b}]8;;";
-
-fn page(code_and_name: &str) -> String {
-    let (code, name) = code_and_name.split_once('-').unwrap();
-    toolcheck::catalog::pages::url(code, name).unwrap()
-}
-
-#[test]
-fn the_code_links_to_the_rule_page_when_links_are_on() {
-    let report = common::lint_text(
-        "run.tool.yaml",
-        "name: run_tests\ndescription: Always run the suite. Not for docs-only changes.\n\
-         input_schema: { type: object }\n",
-    );
-    assert!(!report.diagnostics.is_empty());
-    let draw = |links| {
-        let style = Style {
-            color: false,
-            links,
-            width: 80,
-        };
-        human::render(report.diagnostics.iter(), &Default::default(), style, true)
-    };
-    let linked = draw(true);
-    let url = page("TC209-absolute-words");
-    assert!(
-        linked.contains(&format!(
-            "{OSC8}{url}\u{1b}\\TC209 absolute-words \u{1b}]8;;\u{1b}\\"
-        )),
-        "{linked:?}"
-    );
-    let plain = draw(false);
-    assert!(
-        !plain.contains(OSC8) && !plain.contains("https://"),
-        "{plain}"
-    );
-    // Apart from the escape sequences, both read the same.
-    let stripped = linked
-        .replace(&format!("{OSC8}{url}\u{1b}\\"), "")
-        .replace("absolute-words \u{1b}]8;;\u{1b}\\", "absolute-words");
-    assert_eq!(stripped, plain);
-}
 
 fn lint_human(color: &str, force: Option<&str>) -> String {
     let mut command = Command::new(env!("CARGO_BIN_EXE_toolcheck"));
@@ -74,10 +32,14 @@ fn lint_human(color: &str, force: Option<&str>) -> String {
 #[test]
 fn links_are_drawn_only_when_asked_and_colored() {
     let asked = lint_human("always", Some("1"));
-    assert!(
-        asked.contains(&format!("{OSC8}{}", page("TC207-missing-anti-trigger"))),
-        "{asked:?}"
-    );
+    match toolcheck::catalog::pages::url("TC207", "missing-anti-trigger") {
+        Some(page) => assert!(asked.contains(&format!("{OSC8}{page}")), "{asked:?}"),
+        // Cargo.toml's `repository` is still the placeholder: no page to link to.
+        None => assert!(
+            !asked.contains(OSC8) && !asked.contains("https://"),
+            "{asked:?}"
+        ),
+    }
     for (color, force) in [
         ("always", None),
         ("always", Some("0")),
@@ -91,4 +53,52 @@ fn links_are_drawn_only_when_asked_and_colored() {
             "--color {color}, FORCE_HYPERLINK={force:?}: {output:?}"
         );
     }
+}
+
+/// Until Cargo.toml's `repository` is the project's home, nothing the binary prints names the
+/// placeholder owner or a page URL (SARIF's rules point at `toolcheck explain` instead).
+#[test]
+fn no_output_names_the_placeholder_home() {
+    if toolcheck::catalog::pages::base_url().is_some() {
+        return;
+    }
+    let examples = "fixtures/examples";
+    let mut runs: Vec<Vec<&str>> = ["full", "concise", "json", "sarif", "github"]
+        .into_iter()
+        .map(|format| vec!["lint", "--no-config", "--format", format, examples])
+        .collect();
+    runs.extend([
+        vec!["lint", "--no-config", "--statistics", examples],
+        vec!["explain", "TC209"],
+        vec!["explain", "--target", "openai"],
+        vec!["rules"],
+        vec!["--help"],
+        vec!["lint", "--help"],
+        vec!["--version"],
+        vec!["tokens", examples],
+        vec!["compat", examples],
+    ]);
+    for args in runs {
+        let (_, stdout, stderr) = common::run(common::root(), &args, None);
+        for text in [&stdout, &stderr] {
+            assert!(
+                !text.contains("OWNER") && !text.contains("github.com/"),
+                "`toolcheck {}` prints a link: {text}",
+                args.join(" ")
+            );
+        }
+    }
+    let (_, sarif, _) = common::run(
+        common::root(),
+        &["lint", "--no-config", "--format", "sarif", examples],
+        None,
+    );
+    assert!(
+        sarif.contains(
+            "Run `toolcheck explain TC209` for the full documentation \
+             (docs/rules/TC209-absolute-words.md in toolcheck's repository)."
+        ),
+        "{sarif}"
+    );
+    assert!(!sarif.contains("helpUri"));
 }

@@ -16,7 +16,8 @@ pub const DIR: &str = "docs/rules";
 /// How to regenerate the pages, for the comment at their top and the staleness test.
 pub const REGENERATE: &str = "UPDATE_DOCS=1 cargo test --test docs";
 
-/// Where the pages are published; `None` when Cargo.toml names no `repository`.
+/// Where the pages are published; `None` when Cargo.toml names no `repository`, or only its
+/// placeholder.
 static BASE: LazyLock<Option<String>> =
     LazyLock::new(|| base(env!("CARGO_PKG_REPOSITORY"), env!("CARGO_PKG_VERSION")));
 
@@ -24,11 +25,17 @@ static BASE: LazyLock<Option<String>> =
 /// release keeps showing that release's rules after the next one changes them. The path
 /// layout (`/blob/<ref>/<path>`) is GitHub's, where README and action.yml say toolcheck is
 /// hosted. Only `repository` is used: a `homepage` is a web site whose layout is unknown.
+/// Until the project has its public home, `repository` names the owner [`PLACEHOLDER`] and no
+/// output links anywhere: a link to a page that does not exist is worse than none.
 fn base(repository: &str, version: &str) -> Option<String> {
     let repository = repository.trim().trim_end_matches('/');
     let repository = repository.strip_suffix(".git").unwrap_or(repository);
-    (!repository.is_empty()).then(|| format!("{repository}/blob/v{version}/{DIR}/"))
+    let placeholder = repository.split('/').any(|segment| segment == PLACEHOLDER);
+    (!repository.is_empty() && !placeholder).then(|| format!("{repository}/blob/v{version}/{DIR}/"))
 }
+
+/// The owner Cargo.toml's `repository` names until toolcheck has its public home.
+const PLACEHOLDER: &str = "OWNER";
 
 /// The published folder of the pages, ending in `/`.
 pub fn base_url() -> Option<&'static str> {
@@ -50,12 +57,16 @@ static BUILTIN_NAMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
 
 /// The URL of a built-in rule's page; `None` for a team's own rule, which has none.
 pub fn url(code: &str, name: &str) -> Option<String> {
+    url_in(base_url()?, code, name)
+}
+
+/// A built-in rule's page under `base`.
+fn url_in(base: &str, code: &str, name: &str) -> Option<String> {
     // Names are unique across a registry (`Registry::finish`), so a team's rule never shares
     // a built-in rule's name.
-    if !BUILTIN_NAMES.contains(name) {
-        return None;
-    }
-    Some(format!("{}{}", base_url()?, file_name(code, name)))
+    BUILTIN_NAMES
+        .contains(name)
+        .then(|| format!("{base}{}", file_name(code, name)))
 }
 
 /// A rule's page: what `toolcheck explain` shows (summary, family, default severity, whether
@@ -183,24 +194,27 @@ mod tests {
     #[test]
     fn the_base_is_the_repository_at_the_version_tag() {
         assert_eq!(
-            base("https://github.com/OWNER/toolcheck", "0.1.0").as_deref(),
-            Some("https://github.com/OWNER/toolcheck/blob/v0.1.0/docs/rules/")
+            base("https://github.com/acme/toolcheck", "0.1.0").as_deref(),
+            Some("https://github.com/acme/toolcheck/blob/v0.1.0/docs/rules/")
         );
         assert_eq!(
-            base("https://github.com/OWNER/toolcheck.git/", "1.2.3").as_deref(),
-            Some("https://github.com/OWNER/toolcheck/blob/v1.2.3/docs/rules/")
+            base("https://github.com/acme/toolcheck.git/", "1.2.3").as_deref(),
+            Some("https://github.com/acme/toolcheck/blob/v1.2.3/docs/rules/")
         );
         assert_eq!(base("", "0.1.0"), None);
+        // The placeholder links nowhere; an owner that merely contains it is a real one.
+        assert_eq!(base("https://github.com/OWNER/toolcheck", "0.1.0"), None);
+        assert!(base("https://github.com/OWNERSHIP/toolcheck", "0.1.0").is_some());
     }
 
     #[test]
     fn only_built_in_rules_have_a_page() {
-        let url = url("TC209", "absolute-words").unwrap();
-        assert!(
-            url.ends_with("/docs/rules/TC209-absolute-words.md"),
-            "{url}"
+        let base = "https://example.com/toolcheck/blob/v1/docs/rules/";
+        assert_eq!(
+            url_in(base, "TC209", "absolute-words").as_deref(),
+            Some("https://example.com/toolcheck/blob/v1/docs/rules/TC209-absolute-words.md")
         );
-        assert_eq!(super::url("X101", "internal-codename"), None);
+        assert_eq!(url_in(base, "X101", "internal-codename"), None);
     }
 
     #[test]

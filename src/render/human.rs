@@ -349,4 +349,49 @@ mod tests {
         assert!(one_by_one.contains("\n\n"));
         assert_eq!(in_blocks, one_by_one);
     }
+
+    /// With links on, the code is an OSC 8 link to the rule's page and reads as it does
+    /// without them once the escapes are taken out (a page URL exists only once Cargo.toml's
+    /// `repository` is the project's home: given here).
+    #[test]
+    fn the_code_links_to_the_rule_page_when_links_are_on() {
+        let report = crate::lint::lint_text(
+            "run.tool.yaml",
+            "name: run_tests\ndescription: Always run the suite. Not for docs-only changes.\n",
+        );
+        let diagnostic = report
+            .diagnostics
+            .iter()
+            .find(|diagnostic| &*diagnostic.code == "TC209")
+            .expect("TC209 fires");
+        let url = "https://example.com/docs/rules/TC209-absolute-words.md";
+        let draw = |links| {
+            let mut drawn = Drawn::new(diagnostic);
+            drawn.url = Some(url.to_string());
+            let handler = handler(Style {
+                color: false,
+                links,
+                width: 80,
+            });
+            let mut out = String::new();
+            handler.render_report(&mut out, &drawn).unwrap();
+            out
+        };
+        let (linked, plain) = (draw(true), draw(false));
+        const OSC8: &str = "\u{1b}]8;;";
+        assert!(
+            linked.contains(&format!(
+                "{OSC8}{url}\u{1b}\\TC209 absolute-words \u{1b}]8;;\u{1b}\\"
+            )),
+            "{linked:?}"
+        );
+        assert!(
+            !plain.contains(OSC8) && !plain.contains("https://"),
+            "{plain}"
+        );
+        let stripped = linked
+            .replace(&format!("{OSC8}{url}\u{1b}\\"), "")
+            .replace("absolute-words \u{1b}]8;;\u{1b}\\", "absolute-words");
+        assert_eq!(stripped, plain);
+    }
 }

@@ -174,8 +174,12 @@ impl<W: Write> SarifOutput<W> {
                     help_uri: crate::catalog::pages::url(&meta.code, &meta.name),
                     help: Help {
                         text: format!(
-                            "{}\n\nRun `toolcheck explain {}` for the full documentation.",
-                            meta.summary, meta.code
+                            "{}\n\nRun `toolcheck explain {}` for the full documentation \
+                             ({}/{} in toolcheck's repository).",
+                            meta.summary,
+                            meta.code,
+                            crate::catalog::pages::DIR,
+                            crate::catalog::pages::file_name(&meta.code, &meta.name)
                         ),
                         markdown: meta.docs.clone(),
                     },
