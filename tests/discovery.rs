@@ -404,10 +404,42 @@ fn a_directory_of_captures_is_not_silently_empty_and_each_suggestion_lints_it() 
             "toolcheck lint --discovery content",
         ]
     );
-    // `tokens` says the same, with its own command.
+    // `tokens` says the same, with its own command and verb.
     let (code, _, stderr) = common::run(&dir, &["tokens", "--no-config", "mcp"], None);
     assert_eq!(code, 2);
     assert!(suggested(&stderr).contains(&"toolcheck tokens --discovery content mcp".to_string()));
+    assert!(
+        flat(&stderr).contains("no files to count in `mcp`"),
+        "{stderr}"
+    );
+    assert!(flat(&stderr).contains("count them with:"), "{stderr}");
+    // `search` keeps its query before the paths: a suggestion pasted as it is searches for it.
+    let (code, _, stderr) = common::run(&dir, &["search", "--no-config", "a url", "mcp"], None);
+    assert_eq!(code, 2);
+    assert!(
+        flat(&stderr).contains("no files to search in `mcp`"),
+        "{stderr}"
+    );
+    assert_eq!(
+        suggested(&stderr),
+        [
+            "toolcheck search 'a url' mcp/*.json",
+            "toolcheck search 'a url' --include '**/*.json' mcp",
+            "toolcheck search 'a url' --discovery content mcp",
+        ]
+    );
+    let command = suggested(&stderr).remove(0).replacen(
+        "toolcheck search",
+        &format!("'{}' search --no-config", env!("CARGO_BIN_EXE_toolcheck")),
+        1,
+    );
+    let output = std::process::Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("`a url` with "), "{command}: {stdout}");
 }
 
 #[test]

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use super::args::{CompatFormat, SearchArgs, SearchEngine};
 use super::{gather, load_config, print, registry};
 use crate::read::Input;
+use crate::read::discover::shell_word;
 use crate::targets::Profile;
 use crate::tokens::Encoding;
 
@@ -40,7 +41,9 @@ pub(super) fn run(args: SearchArgs) -> Result<i32> {
             (inputs, Some(servers), Some(host))
         }
         None => {
-            let (inputs, errors) = gather(&config, &args.discovery, &args.paths, "search", None)?;
+            // The hints' commands repeat the query before the paths.
+            let command = format!("search {}", shell_word(&args.query));
+            let (inputs, errors) = gather(&config, &args.discovery, &args.paths, &command, None)?;
             let inputs = Error::after(errors, Ok(inputs))?;
             let host = if engine.host_names() {
                 Some(crate::targets::find("claude-code")?)

@@ -116,7 +116,7 @@ fn missing(path: &Path) -> Error {
 
 impl Discovery {
     /// The discovery of the config's `settings` with the command line's `overrides`, for
-    /// `command`.
+    /// `command`: its name and the arguments that come before the paths (`search 'a query'`).
     pub fn new(
         settings: DiscoverySettings<'_>,
         overrides: &DiscoveryOverrides,
@@ -223,7 +223,8 @@ impl Discovery {
     /// it missed.
     fn nothing_to_lint(&self, paths: &[PathBuf], unmatched: &[Unmatched]) -> Error {
         let error = Error::new(format!(
-            "no files to lint in {} (include: {})",
+            "no files to {} in {} (include: {})",
+            verb(&self.command),
             paths
                 .iter()
                 .map(|p| format!("`{}`", p.display()))
@@ -443,11 +444,7 @@ impl Unmatched {
             commands.push(format!("{command} --include '{pattern}'{argument}"));
         }
         commands.push(format!("{command} --discovery content{argument}"));
-        let verb = if command.ends_with("tokens") {
-            "count"
-        } else {
-            "lint"
-        };
+        let verb = verb(command);
         let what = match count {
             1 => format!(
                 "`{example}` holds tool definitions, but `include` does not match its name; \
@@ -469,8 +466,19 @@ impl Unmatched {
     }
 }
 
+/// What `command` (`toolcheck tokens ...`) does to the files it is given, for messages.
+fn verb(command: &str) -> &'static str {
+    match command.split_whitespace().nth(1) {
+        Some("tokens") => "count",
+        Some("search") => "search",
+        Some("compat") => "check",
+        Some("diff") => "compare",
+        _ => "lint",
+    }
+}
+
 /// `word` as typed in a shell: quoted when it holds anything but plain path characters.
-fn shell_word(word: &str) -> String {
+pub fn shell_word(word: &str) -> String {
     let plain = word
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "._/-+@%:,=".contains(c));

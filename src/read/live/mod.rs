@@ -134,7 +134,7 @@ impl Request {
         let Some((program, args)) = command.split_first() else {
             return Err(
                 Error::new("`--mcp` needs the command that starts the server")
-                    .with_help("put it after `--`: `toolcheck lint --mcp -- npx -y @scope/server`"),
+                    .with_help("put it after `--`, last: `--mcp -- npx -y @scope/server`"),
             );
         };
         Ok(Request {
@@ -292,7 +292,7 @@ async fn capture(server: &Server, limits: Limits) -> Result<Capture> {
             "`{}`: servers over HTTP are not supported yet ({url})",
             server.label()
         ))
-        .with_help("capture its tools with another client and lint the file")),
+        .with_help("save its `tools/list` result with another client and name that file")),
     }
 }
 
