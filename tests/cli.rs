@@ -164,6 +164,56 @@ fn unknown_rule_on_the_command_line_suggests_one() {
 }
 
 #[test]
+fn a_misspelt_family_suggests_the_family() {
+    let (code, _, stderr) = toolcheck(
+        ".",
+        &[
+            "lint",
+            "--no-config",
+            "--select",
+            "wordng",
+            "fixtures/examples",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("did you mean `wording`?"), "{stderr}");
+}
+
+/// A flag other tools spell otherwise gets toolcheck's spelling, not the nearest flag by
+/// spelling; a plain typo keeps clap's guess; an idiom the subcommand has no flag for, none.
+#[test]
+fn a_flag_from_another_tool_gets_toolchecks_spelling() {
+    for (args, tip) in [
+        (&["lint", "--no-colour", "x"][..], "'--color never'"),
+        (&["lint", "--no-color=1", "x"][..], "'--color never'"),
+        (&["lint", "--json", "x"][..], "'--output-format json'"),
+        (&["tokens", "--json", "x"][..], "'--format json'"),
+        (&["lint", "--dry-run", "x"][..], "'--diff'"),
+    ] {
+        let (code, stdout, stderr) = toolcheck(".", args, None);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}");
+        assert!(
+            stderr.contains(&format!("tip: toolcheck spells it {tip}")),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("Usage: toolcheck {} [OPTIONS]", args[0])),
+            "{stderr}"
+        );
+    }
+    let (code, _, stderr) = toolcheck(".", &["lint", "--no-cnfig", "x"], None);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("a similar argument exists: '--no-config'"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = toolcheck(".", &["explain", "--json", "TC209"], None);
+    assert_eq!(code, 2);
+    assert!(!stderr.contains("toolcheck spells it"), "{stderr}");
+}
+
+#[test]
 fn bad_severity_flag_is_a_usage_error() {
     let (code, _, stderr) = toolcheck(
         ".",

@@ -365,6 +365,7 @@ fn a_directory_of_captures_is_not_silently_empty_and_each_suggestion_lints_it() 
             flat(&stderr).contains("no files to lint in `mcp"),
             "{stderr}"
         );
+
         assert!(
             flat(&stderr).contains("2 files in `mcp` hold tool definitions"),
             "{stderr}"
@@ -595,5 +596,23 @@ fn a_per_file_ignore_is_unused_only_when_its_glob_matched_a_file_of_the_run() {
     assert_eq!(
         findings_in_config(&["servers/cf.json"]),
         ["`TC209` in per-file-ignores for `servers/cf.json` suppressed nothing"]
+    );
+}
+
+/// An error box wraps at spaces only: a glob or a path stays whole on its line, to copy.
+#[test]
+fn an_error_box_does_not_break_a_glob() {
+    let dir = common::scratch("discovery-long-name");
+    // Long enough that the second glob reaches the edge of the 100-column box.
+    let long = "d".repeat(28);
+    let long = long.as_str();
+    std::fs::create_dir_all(dir.join(long)).unwrap();
+    let (code, _, stderr) = common::run(&dir, &["lint", "--no-config", long], None);
+    assert_eq!(code, 2);
+    assert!(stderr.contains(&format!("`{long}`")), "{stderr}");
+    assert!(
+        stderr.contains("**/*.tool.{yaml,yml,json}")
+            && stderr.contains("**/*.tools.{yaml,yml,json}"),
+        "{stderr}"
     );
 }

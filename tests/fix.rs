@@ -136,41 +136,58 @@ fn diff_prints_the_change_and_writes_nothing() {
     );
     // Nothing to fix: no diff, exit 0.
     let (dir, _) = copy_fixture("fix_diff_clean", "valid_mcp.json");
-    let (code, stdout, _) = toolcheck(&dir, &["lint", "--no-config", "--diff", "valid_mcp.json"]);
+    let (code, stdout, stderr) =
+        toolcheck(&dir, &["lint", "--no-config", "--diff", "valid_mcp.json"]);
     assert_eq!((code, stdout.as_str()), (0, ""));
+    assert_eq!(stderr, "nothing to fix: no finding of this run has a fix\n");
 }
 
+/// `--fix -` prints the fixed text, as `ruff --fix -` does, for an editor to put back; the
+/// findings left go to stderr. Standard input is read once: the second pass lints the text as
+/// fixed, not an empty one.
 #[test]
-fn standard_input_is_never_written_nor_read_twice() {
+fn standard_input_fixed_is_printed_and_read_once() {
     let (dir, _) = copy_fixture("fix_stdin", "invalid_bfcl.json");
     let text = std::fs::read_to_string(dir.join("invalid_bfcl.json")).unwrap();
-    let (code, stdout, stderr) = common::run(
-        &dir,
-        &[
-            "lint",
-            "--no-config",
-            "--fix",
-            "-q",
-            "--format",
-            "concise",
-            "--select",
-            "TC402",
-            "--stdin-filename",
-            "x.json",
-            "-",
-            "invalid_bfcl.json",
-        ],
-        Some(&text),
-    );
-    assert_eq!(code, 1);
-    assert_eq!(stderr, "fixed 1 finding\n");
-    // Standard input keeps both findings, the file only the one without a fix; after the fix,
-    // the second pass lints standard input as first read, not as an empty text.
+    let args = [
+        "lint",
+        "--no-config",
+        "--fix",
+        "--format",
+        "concise",
+        "--select",
+        "TC402",
+        "--stdin-filename",
+        "x.json",
+        "-",
+    ];
+    let (code, stdout, stderr) = common::run(&dir, &args, Some(&text));
+    assert_eq!(code, 1, "{stderr}");
     assert_eq!(
         stdout,
-        "x.json:6:15: error: TC402 [*] non-object-root the input schema's root `type` is `dict`, not `object`\n\
-         x.json:14:28: error: TC402 non-object-root the input schema's root `type` is a number, not `object`\n\
-         invalid_bfcl.json:14:28: error: TC402 non-object-root the input schema's root `type` is a number, not `object`\n"
+        text.replacen("\"type\": \"dict\"", "\"type\": \"object\"", 1)
+    );
+    assert!(
+        stderr.starts_with(
+            "fixed 1 finding\n\
+             x.json:14:28: error: TC402 non-object-root the input schema's root `type` is a \
+             number, not `object`\n\
+             1 error, 0 warnings in 1 file (2 tools)\n"
+        ),
+        "{stderr}"
+    );
+    // Nothing to fix: the text as it came.
+    let (code, stdout, _) = common::run(&dir, &args, Some("{\"tools\": []}"));
+    assert_eq!((code, stdout.as_str()), (0, "{\"tools\": []}"));
+    // With other paths the output could not be the text: refused, and no file is written.
+    let mut mixed = args.to_vec();
+    mixed.push("invalid_bfcl.json");
+    let (code, stdout, stderr) = common::run(&dir, &mixed, Some(&text));
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.contains("`-` must be the only path"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("invalid_bfcl.json")).unwrap(),
+        text
     );
 }
 

@@ -511,3 +511,57 @@ pub fn parse_window(text: &str) -> std::result::Result<usize, String> {
 pub fn parse_encoding(text: &str) -> std::result::Result<Encoding, String> {
     text.parse()
 }
+
+/// Flags other tools spell otherwise (ruff, eslint, `NO_COLOR` habits), and how toolcheck spells
+/// them, the first the subcommand has: clap's own guess goes by spelling (`--no-colour` is
+/// nearest `--no-config`).
+const IDIOMS: &[(&[&str], &[&str])] = &[
+    (
+        &["--no-color", "--no-colour", "--nocolor"],
+        &["--color never"],
+    ),
+    (&["--colour"], &["--color"]),
+    (&["--json"], &["--output-format json", "--format json"]),
+    (&["--sarif"], &["--output-format sarif"]),
+    (&["--dry-run", "--fix-dry-run"], &["--diff"]),
+    (&["--silent"], &["--quiet"]),
+];
+
+/// A clap error for an unknown flag, with toolcheck's spelling of the idiom instead of clap's
+/// guess when the flag is one of [`IDIOMS`].
+pub fn with_idiom(error: clap::Error) -> clap::Error {
+    use clap::CommandFactory;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::UnknownArgument {
+        return error;
+    }
+    let Some(ContextValue::String(flag)) = error.get(ContextKind::InvalidArg) else {
+        return error;
+    };
+    let flag = flag.split('=').next().unwrap_or_default();
+    let Some((_, spellings)) = IDIOMS.iter().find(|(flags, _)| flags.contains(&flag)) else {
+        return error;
+    };
+    let mut command = Cli::command();
+    command.build();
+    // The subcommand the flag was given to (toolcheck has no global flags).
+    let name = std::env::args().nth(1).unwrap_or_default();
+    let Some(subcommand) = command.find_subcommand_mut(&name) else {
+        return error;
+    };
+    let has = |spelling: &&str| {
+        let long = spelling.split_whitespace().next().unwrap_or_default();
+        subcommand.get_arguments().any(|argument| {
+            argument
+                .get_long_and_visible_aliases()
+                .is_some_and(|longs| longs.iter().any(|name| format!("--{name}") == long))
+        })
+    };
+    let Some(instead) = spellings.iter().find(|spelling| has(spelling)) else {
+        return error;
+    };
+    subcommand.error(
+        ErrorKind::UnknownArgument,
+        format!("unexpected argument '{flag}' found\n\n  tip: toolcheck spells it '{instead}'"),
+    )
+}

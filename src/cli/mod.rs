@@ -34,6 +34,7 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
+            let error = args::with_idiom(error);
             let _ = error.print();
             return if error.use_stderr() { 2 } else { 0 };
         }
@@ -55,7 +56,10 @@ fn print_error(error: &Error) {
         links: false,
         width: 100,
     };
-    let handler = render::human::handler(style);
+    // Lines break at spaces only: a glob or a path in an error stays whole, to copy.
+    let handler = render::human::handler(style)
+        .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+        .with_break_words(false);
     let mut out = String::new();
     let count = error.all().count();
     for (index, error) in error.all().take(MAX_ERRORS_SHOWN).enumerate() {

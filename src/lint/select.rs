@@ -274,10 +274,14 @@ fn check_selector(registry: &Registry, config: &Config, selector: &Spanned) -> R
 }
 
 fn unknown_rule(registry: &Registry, config: &Config, selector: &Spanned) -> Error {
-    let candidates = registry
-        .rules
-        .iter()
-        .flat_map(|rule: &Registered| [rule.meta.code.as_str(), rule.meta.name.as_str()]);
+    // Codes, names and families: `wordng` is a family misspelt.
+    let candidates = registry.rules.iter().flat_map(|rule: &Registered| {
+        [
+            rule.meta.code.as_str(),
+            rule.meta.name.as_str(),
+            rule.meta.family.as_str(),
+        ]
+    });
     let error = config.error_at(&selector.span, format!("unknown rule `{}`", selector.value));
     match did_you_mean(&selector.value, candidates) {
         Some(close) => error.with_help(format!("did you mean `{close}`?")),

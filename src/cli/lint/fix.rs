@@ -23,11 +23,16 @@ pub(super) fn lint_whole(
         std::mem::take(&mut inputs)
     });
     if args.diff {
-        return Ok(ControlFlow::Break(print_diff(&reports)));
+        let code = print_diff(&reports);
+        if code == 0 && !args.quiet {
+            // stdout stays an empty diff, for `patch` or `git apply`.
+            eprintln!("nothing to fix: no finding of this run has a fix");
+        }
+        return Ok(ControlFlow::Break(code));
     }
     if args.fix {
         // A fix can reveal another (two findings on one span): a few passes at most, each on
-        // the inputs as fixed (standard input is read once, and never rewritten).
+        // the inputs as fixed (standard input is read once).
         let mut fixed = 0;
         for _ in 0..4 {
             let count = fix_files(&reports, args, &mut inputs)?;
@@ -39,6 +44,15 @@ pub(super) fn lint_whole(
         }
         if fixed > 0 {
             eprintln!("fixed {fixed} finding{}", if fixed == 1 { "" } else { "s" });
+        }
+        if fixes_stdin(args) {
+            // As `ruff --fix -` does: the text, fixed or not, for an editor to put back.
+            if let Some(input) = inputs.first() {
+                use std::io::Write;
+                std::io::stdout()
+                    .write_all(&input.bytes)
+                    .map_err(|error| Error::new(format!("cannot write the output: {error}")))?;
+            }
         }
     }
     if let Some(path) = &args.write_baseline {
@@ -75,8 +89,25 @@ pub(super) fn print_diff(reports: &[FileReport]) -> i32 {
     i32::from(any)
 }
 
-/// Writes the fixes of every file read from disk (standard input is left alone: use `--diff`),
-/// and puts the fixed text in its `inputs`; returns how many findings they fixed.
+/// Whether `--fix` is on standard input: then its fixed text is the output, and the findings
+/// go to stderr (`-` is the only input, [`check_fix_paths`]).
+pub(super) fn fixes_stdin(args: &LintArgs) -> bool {
+    args.fix && args.paths.iter().any(|path| path.as_os_str() == "-")
+}
+
+/// `--fix` prints standard input's fixed text: it cannot share the output with other files.
+pub(super) fn check_fix_paths(args: &LintArgs) -> Result<()> {
+    if fixes_stdin(args) && args.paths.len() > 1 {
+        return Err(Error::new(
+            "`--fix` on standard input prints its fixed text, so `-` must be the only path",
+        )
+        .with_help("fix the files in a run of their own, or lint them without `--fix`"));
+    }
+    Ok(())
+}
+
+/// Writes the fixes of every file read from disk and puts the fixed text in its `inputs`
+/// (standard input's only there); returns how many findings they fixed.
 pub(super) fn fix_files(
     reports: &[FileReport],
     args: &LintArgs,
@@ -94,13 +125,15 @@ pub(super) fn fix_files(
         .then(|| args.stdin_filename.as_deref().unwrap_or("-"));
     let mut fixed = 0;
     for report in reports.iter().filter(|report| report.linted) {
-        if Some(report.file.name.as_str()) == stdin {
-            continue;
-        }
         let Some(&index) = by_name.get(&report.file.name) else {
             continue;
         };
         if let Some((text, count)) = crate::fix::apply(&report.file.text, &report.diagnostics) {
+            if Some(report.file.name.as_str()) == stdin {
+                inputs[index].bytes = text.into_bytes();
+                fixed += count;
+                continue;
+            }
             let path = std::path::Path::new(&report.file.name);
             // Another run or an editor may have written the file since it was read: its
             // changes would be lost under these fixes.

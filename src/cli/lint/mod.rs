@@ -167,6 +167,7 @@ struct Run {
 /// Resolves the run's settings; `None` when `--show-settings` printed them and nothing is
 /// to be linted.
 fn prepare(args: &LintArgs) -> Result<Option<Run>> {
+    fix::check_fix_paths(args)?;
     let (mut config, config_errors) = load_config_all(&args.config)?;
     let live = args
         .live
@@ -258,7 +259,12 @@ fn write_findings(
     let color = use_color(args.color);
     // The output is written as it is made (its size grows with the findings); an error ends
     // the writing, not the run.
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    // Fixing standard input, its text is the output and the findings go to stderr.
+    let mut stdout: std::io::BufWriter<Box<dyn Write>> =
+        std::io::BufWriter::new(match fix::fixes_stdin(args) {
+            true => Box::new(std::io::stderr().lock()),
+            false => Box::new(std::io::stdout().lock()),
+        });
     if args.fix || args.diff || args.write_baseline.is_some() || args.statistics {
         // These need the whole run before they write anything.
         let reports = match lint_whole(linter, args, inputs)? {
