@@ -592,9 +592,9 @@ fn the_action_step_writes_the_summary_and_does_not_fail_on_a_breaking_change() {
 
 #[test]
 fn readme_section_shows_the_workflow_with_the_base_commit() {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = common::docs();
     let heading = "## Reviewing a change (`toolcheck diff`)";
-    let start = readme.find(heading).expect("the README section");
+    let start = readme.find(heading).expect("the docs section");
     let section = &readme[start + heading.len()..];
     let section = &section[..section.find("\n## ").unwrap_or(section.len())];
     assert!(section.contains("fetch-depth: 0"), "{section}");

@@ -28,9 +28,9 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(root().join(path)).unwrap()
 }
 
-/// The fenced blocks of `lang` in the README, in order.
+/// The fenced blocks of `lang` in the README and docs/, in order.
 fn readme_blocks(lang: &str) -> Vec<String> {
-    let readme = read("README.md");
+    let readme = common::docs();
     let mut blocks = Vec::new();
     let mut current: Option<String> = None;
     for line in readme.lines() {
@@ -243,7 +243,7 @@ fn readme_pre_commit_snippet_uses_the_hook() {
         rev == "FULL_COMMIT_SHA" || (rev.len() == 40 && rev.bytes().all(|b| b.is_ascii_hexdigit())),
         "{rev}"
     );
-    assert!(read("README.md").contains("`FULL_COMMIT_SHA`, a commit of it"));
+    assert!(read("docs/ci.md").contains("`FULL_COMMIT_SHA`, a commit of it"));
     let used = &repo["hooks"][0]["id"];
     assert!(
         ids.contains(&used),

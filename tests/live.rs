@@ -950,11 +950,12 @@ fn server_everything_matches_the_shared_capture() {
     assert_eq!(ours["instructions"], shared["instructions"]);
 }
 
-/// The fenced blocks of `language` in the README section "Live servers and snapshots" (an
+/// The fenced blocks of `language` in the docs section "Live servers and snapshots" (an
 /// indented block counts, its indentation removed).
 fn readme_blocks(language: &str) -> Vec<String> {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/live-servers.md"))
+            .unwrap();
     let start = readme.find("## Live servers and snapshots").unwrap();
     let section = &readme[start..];
     let section = &section[..section[3..]

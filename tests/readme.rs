@@ -17,13 +17,13 @@ fn section_blocks(heading: &str, lang: &str) -> Vec<String> {
     blocks(&section(heading), lang)
 }
 
-/// The README section that starts with `heading`, up to the next `## ` heading.
+/// The section of the README or a docs page that starts with `heading`, up to the next `## `
+/// heading.
 fn section(heading: &str) -> String {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let readme = common::docs();
     let start = readme
         .find(heading)
-        .unwrap_or_else(|| panic!("README has no `{heading}`"));
+        .unwrap_or_else(|| panic!("the docs have no `{heading}`"));
     let section = &readme[start + heading.len()..];
     section[..section.find("\n## ").unwrap_or(section.len())].to_string()
 }
@@ -178,12 +178,11 @@ fn the_team_rule_example_loads_and_fires() {
     assert_eq!(ran, 3);
 }
 
-/// Every ```console block of the README: each `$ toolcheck ...` line, run from the repository
-/// root (no colors, 80 columns), prints exactly the lines under it.
+/// Every ```console block of the README and docs/: each `$ toolcheck ...` line, run from the
+/// repository root (no colors, 80 columns), prints exactly the lines under it.
 #[test]
 fn console_blocks_print_what_the_readme_shows() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let readme = common::docs();
     let blocks = blocks(&readme, "console");
     assert!(
         blocks.len() >= 3,
@@ -372,4 +371,61 @@ fn init_example_beside_a_config_does_what_the_readme_says() {
     let (code, stdout, stderr) = common::run(&root, &args, None);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout.trim_end().replace('\n', ", "), comment.trim());
+}
+
+/// Every subcommand of `toolcheck --help` and every long option of each subcommand's `--help`
+/// appears in the README or a page of docs/ (a new flag fails this test until it is
+/// documented).
+#[test]
+fn every_command_and_option_is_documented() {
+    let docs = common::docs();
+    let documented = |word: &str| {
+        docs.match_indices(word).any(|(at, _)| {
+            !docs[at + word.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-')
+        })
+    };
+    let help = |args: &[&str]| common::run(common::root(), args, None).1;
+    let top = help(&["--help"]);
+    let commands = top
+        .split("Commands:")
+        .nth(1)
+        .and_then(|rest| rest.split("Options:").next())
+        .expect("the help lists the commands");
+    let commands: Vec<&str> = commands
+        .lines()
+        .filter_map(|line| line.strip_prefix("  ")?.split_whitespace().next())
+        .filter(|command| *command != "help")
+        .collect();
+    assert!(commands.len() >= 9, "{commands:?}");
+    let mut missing = Vec::new();
+    for command in commands {
+        if !documented(&format!("toolcheck {command}")) {
+            missing.push(format!("toolcheck {command}"));
+        }
+        let text = help(&[command, "--help"]);
+        let mut options: Vec<&str> = text
+            .split_whitespace()
+            .filter_map(|word| {
+                let flag =
+                    word.trim_start_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-');
+                let end = flag[2.min(flag.len())..]
+                    .find(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+                    .map_or(flag.len(), |end| end + 2);
+                let flag = &flag[..end];
+                (flag.starts_with("--") && flag.len() > 2).then_some(flag)
+            })
+            .filter(|flag| !matches!(*flag, "--help" | "--version"))
+            .collect();
+        options.sort_unstable();
+        options.dedup();
+        for option in options {
+            if !documented(option) {
+                missing.push(format!("toolcheck {command} {option}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not in the README or docs/: {missing:?}"
+    );
 }

@@ -307,7 +307,7 @@ fn five_corpus_servers_under_claude_code() {
 /// The README's `sessions:` example is a valid config, and its files belong to its session.
 #[test]
 fn the_readme_example_is_a_valid_config() {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = common::docs();
     let section = &readme[readme.find("## Sessions").expect("a Sessions section")..];
     let start = section.find("```yaml\n").unwrap() + "```yaml\n".len();
     let block = &section[start..start + section[start..].find("```").unwrap()];

@@ -125,7 +125,7 @@ pub fn index(registry: &Registry) -> String {
          # Rules\n\n\
          Every built-in rule, by code. `toolcheck rules` lists them in the terminal and \
          `toolcheck explain CODE` prints one rule's page. To write your own, see \
-         [Writing your own rules](../../README.md#writing-your-own-rules).\n\n\
+         [Writing your own rules](../custom-rules.md).\n\n\
          | code | name | family | default severity | fixable | summary |\n\
          |---|---|---|---|---|---|\n"
     );

@@ -142,3 +142,21 @@ pub fn files_of(document: &serde_json::Value) -> Vec<String> {
     files.dedup();
     files
 }
+
+/// The user documentation: README.md, then every page of `docs/` (not the generated rule
+/// pages), each file once, in path order, joined by blank lines.
+#[allow(dead_code)]
+pub fn docs() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/ is readable")
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.extension().is_some_and(|extension| extension == "md"))
+        .collect();
+    pages.sort();
+    std::iter::once(root.join("README.md"))
+        .chain(pages)
+        .map(|path| std::fs::read_to_string(&path).expect("a docs page is readable"))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
