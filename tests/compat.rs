@@ -286,3 +286,19 @@ fn an_inline_suppression_silences_its_cell_as_in_lint() {
     assert!(stdout.contains("docs.search   ✔\n"), "{stdout}");
     assert!(stdout.contains("other.search  ✖ 1\n"), "{stdout}");
 }
+
+/// Issue 32: the request Anthropic documents for tool search, a loaded search tool beside
+/// deferred tools, ships; deferred tools without a search tool do not.
+#[test]
+fn the_canonical_tool_search_request_passes_anthropic() {
+    let dir = common::root().join("fixtures/targets/all-tools-deferred");
+    let (code, stdout, stderr) = compat(&dir, &["--target", "anthropic", "valid_canonical.json"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("anthropic: 2/2 tools pass"), "{stdout}");
+    let (code, stdout, _) = compat(
+        &dir,
+        &["--target", "anthropic", "invalid_no_search_tool.yaml"],
+    );
+    assert_eq!(code, 1);
+    assert!(stdout.contains("TC610 all-tools-deferred"), "{stdout}");
+}

@@ -219,7 +219,7 @@ pub(crate) fn check(
         let outline = outline.then(|| Outline::of(&set));
         (
             set.tools.len(),
-            set.skipped,
+            set.skipped(),
             diagnostics,
             directives,
             outline,

@@ -4,7 +4,7 @@
 pub mod schema;
 mod tool;
 
-pub use tool::{Dialect, Text, Tool, ToolSet};
+pub use tool::{Builtin, Dialect, Text, Tool, ToolSet};
 
 use crate::diagnostic::Field;
 use crate::diagnostic::reporter::{Anchor, Reporter};
@@ -216,8 +216,13 @@ fn read_tools<'a>(items: &'a [Node], set: &mut ToolSet<'a>, reporter: &mut Repor
             continue;
         }
         let kind = item.get("type").and_then(Node::as_str);
-        if kind.is_some_and(|kind| kind != "function") && !has_schema(item) {
-            set.skipped += 1;
+        if let Some(kind) = kind.filter(|kind| *kind != "function" && !has_schema(item)) {
+            let deferred = item.get("defer_loading").and_then(Node::as_bool) == Some(true);
+            set.builtins.push(Builtin {
+                node: item,
+                kind,
+                deferred,
+            });
             continue;
         }
         let dialect = if kind == Some("function") {

@@ -17,8 +17,34 @@ pub struct ToolSet<'a> {
     /// The server's name (native set files), used by host-prefix rules.
     pub server: Option<&'a Entry>,
     pub tools: Vec<Tool<'a>>,
-    /// Provider built-ins without a schema (`"type": "web_search"`, ...), not linted.
-    pub skipped: usize,
+    /// Provider built-ins without a schema (`"type": "web_search"`, a tool search tool, ...),
+    /// not linted.
+    pub builtins: Vec<Builtin<'a>>,
+}
+
+impl ToolSet<'_> {
+    /// The built-ins skipped, for the summary's count.
+    pub fn skipped(&self) -> usize {
+        self.builtins.len()
+    }
+}
+
+/// A provider built-in of a request's tool list: a tool the provider defines by `type`.
+#[derive(Debug)]
+pub struct Builtin<'a> {
+    pub node: &'a Node,
+    /// Its `type` (`tool_search_tool_bm25_20251119`).
+    pub kind: &'a str,
+    /// `defer_loading: true` on it.
+    pub deferred: bool,
+}
+
+impl Builtin<'_> {
+    /// Anthropic's tool search tool (`tool_search_tool_regex_20251119`,
+    /// `tool_search_tool_bm25_20251119`), which loads deferred tools.
+    pub fn is_tool_search(&self) -> bool {
+        self.kind.starts_with("tool_search_tool_")
+    }
 }
 
 /// Where a tool definition came from; decides which keys are known.

@@ -289,7 +289,7 @@ pub fn count_file(
     };
     let counted = crate::lint::with_tool_set(input, registry, encoding, |set| {
         let mut counter = Counter::new(encoding);
-        file.skipped = set.skipped;
+        file.skipped = set.skipped();
         file.instructions = set.instructions.map(|entry| counter.text(&entry.value));
         let tools: Vec<_> = set.tools.iter().collect();
         tools

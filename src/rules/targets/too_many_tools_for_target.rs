@@ -23,7 +23,7 @@ impl Rule for TooManyToolsForTarget {
         // request's `tools` array, which carries the deferred definitions too, and a host
         // counts the tools a server offers (`defer_loading` is a provider field it does not
         // read). Provider built-ins without a schema are entries of that array as well.
-        let count = set.tools.len() + set.skipped;
+        let count = set.tools.len() + set.skipped();
         let deferred = set.tools.iter().filter(|tool| tool.defer_loading).count();
         for active in targets.checks(|check| matches!(check, Check::MaxTools(_))) {
             let Check::MaxTools(max) = active.constraint.check else {
