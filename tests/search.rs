@@ -110,6 +110,68 @@ fn server_name_select_exact_and_prefix_paths() {
     assert_eq!(document["results"][1]["tool"], "send_message");
 }
 
+/// Issue 32: `select:` returns every tool it names, in the order named, whatever the cap of
+/// five; a scored query is still cut to it.
+#[test]
+fn select_returns_every_named_tool_whatever_the_cap() {
+    let dir = common::scratch("search_select_all");
+    let tools: Vec<serde_json::Value> = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
+    ]
+    .iter()
+    .map(|name| {
+        serde_json::json!({
+            "name": name,
+            "description": format!("Run the {name} job."),
+            "inputSchema": {"type": "object"},
+        })
+    })
+    .collect();
+    let text = serde_json::to_string(&serde_json::json!({ "tools": tools })).unwrap();
+    std::fs::write(dir.join("jobs.json"), text).unwrap();
+    // Claude Code names a server's tools `mcp__<server>__<tool>`, the server here the file's.
+    let query = "select:mcp__jobs__foxtrot,mcp__jobs__alpha,mcp__jobs__bravo,mcp__jobs__charlie,\
+                 mcp__jobs__delta,mcp__jobs__echo";
+    let (code, stdout, _) = run(&dir, &["search", query, "jobs.json", "--no-config"], None);
+    assert_eq!(code, 0);
+    let names: Vec<&str> = stdout
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().nth(1))
+        .collect();
+    let names: Vec<&str> = names
+        .iter()
+        .map(|name| name.trim_start_matches("mcp__jobs__"))
+        .collect();
+    assert_eq!(
+        names,
+        ["foxtrot", "alpha", "bravo", "charlie", "delta", "echo"],
+        "{stdout}"
+    );
+    assert!(stdout.starts_with(&format!("`{query}` with claude-code (select: every tool named, whatever the cap): 6 of 7 tools found\n")), "{stdout}");
+    assert!(!stdout.contains("more below"), "{stdout}");
+    let (_, stdout, _) = run(
+        &dir,
+        &[
+            "search",
+            query,
+            "jobs.json",
+            "--no-config",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(json(&stdout)["results"].as_array().unwrap().len(), 6);
+    // Words are still cut to the top five.
+    let (_, stdout, _) = run(
+        &dir,
+        &["search", "run job", "jobs.json", "--no-config"],
+        None,
+    );
+    assert!(stdout.contains("2 more below the top 5"), "{stdout}");
+}
+
 #[test]
 fn bm25_and_regex_search_arguments_and_nothing_found_exits_1() {
     let dir = slack_dir("search_engines");

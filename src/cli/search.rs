@@ -74,7 +74,12 @@ pub(super) fn run(args: SearchArgs) -> Result<i32> {
         .index
         .search(engine, &args.query)
         .map_err(|error| Error::new(error.0))?;
-    let top = args.top.unwrap_or(engine.default_top());
+    // Claude Code's `select:` returns every tool it names, in the order named, whatever its
+    // `max_results` (ToolSearch of the release docs/search.md names).
+    let top = match answer.path {
+        Path::Select => answer.hits.len(),
+        _ => args.top.unwrap_or(engine.default_top()),
+    };
     print(&match args.format {
         CompatFormat::Json => render_json(&loaded.index, &answer, &args.query, engine, top),
         CompatFormat::Human => render_human(&loaded.index, &answer, &args.query, engine, top),
@@ -258,14 +263,18 @@ pub fn render_human(
 ) -> String {
     let mut out = String::new();
     let how = match answer.path {
-        Path::Select => " (select: picks tools by name)",
+        Path::Select => " (select: every tool named, whatever the cap)",
         Path::ExactName => " (an exact tool name: that tool alone)",
         Path::McpPrefix => " (an `mcp__` prefix: the tools whose names start with it)",
         Path::Scored => "",
     };
+    let cut = match answer.path {
+        Path::Select => String::new(),
+        _ => format!(", top {top}"),
+    };
     let _ = writeln!(
         out,
-        "`{query}` with {}{how}: {} of {} tools found, top {top}",
+        "`{query}` with {}{how}: {} of {} tools found{cut}",
         engine.as_str(),
         answer.hits.len(),
         index.len(),
