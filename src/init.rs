@@ -61,7 +61,8 @@ pub const CONFIG_TEMPLATE: &str = r#"# toolcheck.yaml: settings for toolcheck, t
 
 # Files that one host loads together, judged as a whole by the set rules (TC107, TC108, TC502
 # compare by the name the host sends), e.g.
-# [{name: dev-laptop, host: claude-code, window: 200000, files: [servers/github.json]}].
+# [{name: dev-laptop, host: claude-code, window: 200000, files: [servers/github.json]}];
+# `tool-search:` (true, false, auto, auto:N) is Claude Code's ENABLE_TOOL_SEARCH.
 # sessions: []
 
 # rules:

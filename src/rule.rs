@@ -91,8 +91,37 @@ pub struct SessionRef<'a> {
     pub host: &'a crate::targets::Profile,
     /// The context window, in tokens.
     pub window: usize,
+    /// How the host loads MCP tools (`tool-search:`).
+    pub tool_search: crate::targets::tool_search::ToolSearch,
     /// The server name of each file, in the order of the sets.
     pub servers: Vec<&'a str>,
+}
+
+impl SessionRef<'_> {
+    /// Whether the host defers the session's MCP tools by `tool-search:` (Claude Code).
+    pub fn host_defers(&self) -> bool {
+        &*self.host.name == crate::targets::tool_search::DEFERRING_HOST
+    }
+
+    /// Whether the host loads `tool` up front: a deferring host by its mode and the tool's
+    /// `alwaysLoad` (`auto` counted as loading: it defers only past its threshold, which
+    /// [`SessionRef::auto_defers`] tells), another host unless the tool is `defer_loading`.
+    pub fn loads(&self, tool: &Tool<'_>) -> bool {
+        match self.host_defers() {
+            true => tool.always_load || !self.tool_search.always_defers(),
+            false => !tool.defer_loading,
+        }
+    }
+
+    /// Whether `auto:N` defers everything at `tokens` of tool definitions.
+    pub fn auto_defers(&self, tokens: usize) -> bool {
+        match self.tool_search {
+            crate::targets::tool_search::ToolSearch::Auto(percent) if self.host_defers() => {
+                tokens as f64 >= self.window as f64 * f64::from(percent) / 100.0
+            }
+            _ => false,
+        }
+    }
 }
 
 /// One file's tool set, as a run-level check sees it.

@@ -346,6 +346,11 @@ fn this_server() -> String {
 /// Runs toolcheck in `dir`, with `mode` for the servers it starts; then checks that every
 /// process those servers recorded is gone, and that each ran in a process group of its own.
 fn toolcheck(dir: &Path, mode: &str, args: &[&str]) -> Run {
+    toolcheck_with(dir, mode, args, &[])
+}
+
+/// [`toolcheck`] with more variables in its environment.
+fn toolcheck_with(dir: &Path, mode: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
     let pids = dir.join("pids");
     let _ = std::fs::remove_file(&pids);
     let start = Instant::now();
@@ -356,6 +361,7 @@ fn toolcheck(dir: &Path, mode: &str, args: &[&str]) -> Run {
         .env("COLUMNS", "80")
         .env(MODE, mode)
         .env(PIDS, &pids)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .output()
         .expect("toolcheck runs");
@@ -658,7 +664,9 @@ fn a_host_config_is_one_session_and_a_failure_does_not_stop_the_others() {
         "missing": {"command": "no-such-server-xyz"},
     }});
     std::fs::write(dir.join(".mcp.json"), config.to_string()).unwrap();
-    let run = toolcheck(
+    // Everything loaded up front, as Claude Code does with this variable (by default it
+    // defers MCP tools, and the session would load none).
+    let run = toolcheck_with(
         &dir,
         "none",
         &[
@@ -669,6 +677,7 @@ fn a_host_config_is_one_session_and_a_failure_does_not_stop_the_others() {
             "--host-config",
             ".mcp.json",
         ],
+        &[("ENABLE_TOOL_SEARCH", "false")],
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     let report = json(&run);

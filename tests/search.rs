@@ -619,3 +619,41 @@ fn derived_query_report() {
         index.len()
     );
 }
+
+/// Issue 32: under Claude Code's default every MCP tool of a session is searched for, so a
+/// weak one is reported; with `tool-search: false`, or kept loaded by `alwaysLoad`, it is in
+/// the context and is not.
+#[test]
+fn a_tool_claude_code_keeps_loaded_is_never_weak_at_search() {
+    let dir = common::scratch("search_weak_loaded");
+    let fixture = common::root().join("fixtures/search/weak-search-surface/invalid_mcp.json");
+    let text = std::fs::read_to_string(fixture)
+        .unwrap()
+        .replace(", \"defer_loading\": true", "");
+    let weak = |config: &str, text: &str| {
+        std::fs::write(dir.join("a.json"), text).unwrap();
+        std::fs::write(
+            dir.join("toolcheck.yaml"),
+            format!("include: [\"*.json\"]\nsessions:\n  - {{name: dev, host: claude-code, files: [a.json]{config}}}\n"),
+        )
+        .unwrap();
+        let (_, stdout, _) = run(
+            &dir,
+            &[
+                "lint", "--select", "TC702", "--format", "concise", "-q", "a.json",
+            ],
+            None,
+        );
+        stdout.lines().map(str::to_string).collect::<Vec<_>>()
+    };
+    let found = weak("", &text);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("`mcp__a__drop-collection`"), "{found:?}");
+    assert_eq!(weak(", tool-search: false", &text), Vec::<String>::new());
+    let kept = text.replace(
+        "\"name\": \"drop-collection\",",
+        "\"name\": \"drop-collection\", \"_meta\": {\"anthropic/alwaysLoad\": true},",
+    );
+    assert_ne!(kept, text);
+    assert_eq!(weak("", &kept), Vec::<String>::new());
+}

@@ -143,7 +143,8 @@ fn too_many_tools_counts_the_sessions_total_once() {
             ),
             (
                 "toolcheck.yaml",
-                "include: [\"*.json\"]\nsessions:\n  - {name: dev, host: claude-code, files: [a.json, b.json, c.json]}\n"
+                // Loaded up front: by default Claude Code defers them (see the end).
+                "include: [\"*.json\"]\nsessions:\n  - {name: dev, host: claude-code, tool-search: false, files: [a.json, b.json, c.json]}\n"
                     .to_string(),
             ),
         ],
@@ -164,6 +165,16 @@ fn too_many_tools_counts_the_sessions_total_once() {
             ),
         ]
     );
+    // Claude Code's default defers the session's tools (issue 32): only the file in no
+    // session is over.
+    std::fs::write(
+        dir.join("toolcheck.yaml"),
+        "include: [\"*.json\"]\nsessions:\n  - {name: dev, host: claude-code, files: [a.json, b.json, c.json]}\n",
+    )
+    .unwrap();
+    let found = findings(&dir, &["--select", "TC108", "."]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "big.json");
 }
 
 #[test]
@@ -176,7 +187,7 @@ fn toolset_too_large_over_ten_percent_of_the_sessions_window_says_what_to_defer(
             ("large.json", server(&["two", "three", "four", "five"])),
             (
                 "toolcheck.yaml",
-                "include: [\"*.json\"]\nsessions:\n  - {name: dev, host: claude-code, window: 1000, files: [\"*.json\"]}\n"
+                "include: [\"*.json\"]\nsessions:\n  - {name: dev, host: claude-code, tool-search: false, window: 1000, files: [\"*.json\"]}\n"
                     .to_string(),
             ),
         ],
@@ -209,7 +220,7 @@ fn tokens_of_a_session_have_a_bar_per_server() {
             ("code.json", server(&["search"])),
             (
                 "toolcheck.yaml",
-                "sessions:\n  - name: dev\n    host: claude-code\n    window: 500\n    files:\n      \
+                "sessions:\n  - name: dev\n    host: claude-code\n    tool-search: false\n    window: 500\n    files:\n      \
                  - docs.json\n      - {path: code.json, server: repo}\n"
                     .to_string(),
             ),
@@ -253,8 +264,9 @@ fn five_corpus_servers_under_claude_code() {
     let dir = scratch("sessions-corpus");
     let mut config = String::from("sessions:\n");
     for host in ["claude-code", "anthropic"] {
+        // Claude Code with everything loaded up front, as before tool search.
         config.push_str(&format!(
-            "  - name: {host}-laptop\n    host: {host}\n    files:\n"
+            "  - name: {host}-laptop\n    host: {host}\n    tool-search: false\n    files:\n"
         ));
         for (name, file) in servers {
             let path = corpus.join(file);
@@ -351,4 +363,86 @@ fn a_session_names_the_server_that_hosts_prefix_tool_names_with() {
     // Outside the session the server name is unknown: the name fits whatever it is.
     std::fs::write(dir.join("toolcheck.yaml"), "targets: [claude-code]\n").unwrap();
     assert_eq!(findings(&dir, &["--select", "TC601", "docs.json"]), []);
+}
+
+/// Issue 32: Claude Code's tool-search modes over a session with one `alwaysLoad` tool and
+/// nine others: deferred by default and with `auto:0`, loaded with `false` and under `auto`'s
+/// 10% (the tools are small), the kept tool loaded in every mode.
+#[test]
+fn tool_search_modes_decide_what_claude_code_loads() {
+    let dir = common::root().join("fixtures/sessions/tool-search");
+    let loading = |session: &str| {
+        let (code, stdout, stderr) = run(
+            &dir,
+            &["tokens", "--session", session, "--format", "json"],
+            None,
+        );
+        assert_eq!(code, 0, "{stderr}");
+        let document: Value = serde_json::from_str(&stdout).unwrap();
+        let loading = &document["session"]["host_loading"];
+        (
+            loading["tool_search"].as_str().unwrap().to_string(),
+            loading["loaded_tools"].as_u64().unwrap(),
+            loading["deferred_tools"].as_u64().unwrap(),
+            loading["deferred_names_tokens"].as_u64().unwrap(),
+        )
+    };
+    let (mode, loaded, deferred, names) = loading("default");
+    assert_eq!((mode.as_str(), loaded, deferred), ("default", 1, 9));
+    assert!(
+        names > 9,
+        "nine `mcp__pipeline__...` names cost {names} tokens"
+    );
+    assert_eq!(loading("upfront"), ("false".to_string(), 10, 0, 0));
+    assert_eq!(loading("auto"), ("auto:10".to_string(), 10, 0, 0));
+    assert_eq!(loading("auto-zero").1, 1);
+    let (_, stdout, _) = run(&dir, &["tokens", "--session", "default"], None);
+    assert!(
+        stdout.contains(&format!(
+            "tool-search: default: 1 tool loaded, 9 deferred; the list of deferred names costs \
+             {names} tokens"
+        )),
+        "{stdout}"
+    );
+    // Another host loads what the file says: no tool-search line.
+    let dir = scratch("sessions-tool-search-other-host");
+    std::fs::copy(
+        common::root().join("fixtures/sessions/tool-search/pipeline.json"),
+        dir.join("pipeline.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("toolcheck.yaml"),
+        "sessions:\n  - {name: ide, host: cursor, files: [pipeline.json]}\n",
+    )
+    .unwrap();
+    let (_, stdout, _) = run(
+        &dir,
+        &["tokens", "--session", "ide", "--format", "json"],
+        None,
+    );
+    let document: Value = serde_json::from_str(&stdout).unwrap();
+    assert!(
+        document["session"].get("host_loading").is_none(),
+        "{stdout}"
+    );
+    assert_eq!(document["session"]["deferred_tokens"], 0);
+}
+
+#[test]
+fn a_tool_search_value_that_is_no_mode_is_an_error_at_it() {
+    let dir = scratch("sessions-tool-search-bad");
+    std::fs::write(dir.join("a.json"), server(&["a"])).unwrap();
+    std::fs::write(
+        dir.join("toolcheck.yaml"),
+        "sessions:\n  - {name: dev, host: claude-code, tool-search: \"auto:120\", files: [a.json]}\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run(&dir, &["tokens", "--session", "dev"], None);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("`true`, `false`, `auto` or `auto:N` (N a percentage of the window)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("toolcheck.yaml:2:"), "{stderr}");
 }

@@ -3,6 +3,7 @@
 use crate::catalog::Registry;
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::targets::tool_search::ToolSearch;
 use crate::tokens::Encoding;
 
 use super::args::{TokensArgs, TokensFormat};
@@ -91,9 +92,14 @@ pub(super) fn live_tokens(
     let mut report = crate::token_report::report(inputs, &Registry::builtin()?, encoding, window);
     if let Some((name, host)) = session {
         let servers: Vec<String> = captures.iter().map(|c| c.name.clone()).collect();
-        report.session = Some(crate::token_report::SessionTokens::of(
-            &report, name, host, &servers,
-        ));
+        session_of(
+            &mut report,
+            name,
+            host,
+            ToolSearch::from_env(),
+            &servers,
+            encoding,
+        );
     }
     Ok(report)
 }
@@ -112,14 +118,33 @@ pub(super) fn tokens_of_session(
     } = crate::config::sessions::session_inputs(config, name)?;
     let window = args.window.unwrap_or(session.window);
     let mut report = crate::token_report::report(inputs, &Registry::builtin()?, encoding, window);
-    report.session = Some(crate::token_report::SessionTokens::of(
-        &report,
+    session_of(
+        &mut report,
         name,
         &session.host.value,
+        session.tool_search,
         &servers,
-    ));
+        encoding,
+    );
     print_tokens(args, &report);
     Ok(if report.has_errors() { 1 } else { 0 })
+}
+
+/// The session total of `report`'s files, loaded as `host` loads them (`servers[i]` is the
+/// server of file `i`).
+fn session_of(
+    report: &mut crate::token_report::Report,
+    name: &str,
+    host: &str,
+    tool_search: ToolSearch,
+    servers: &[String],
+    encoding: Encoding,
+) {
+    let loading = (host == crate::targets::tool_search::DEFERRING_HOST)
+        .then(|| report.load_as_host(tool_search, servers, encoding));
+    let mut session = crate::token_report::SessionTokens::of(report, name, host, servers);
+    session.host_loading = loading;
+    report.session = Some(session);
 }
 
 pub(super) fn print_tokens(args: &TokensArgs, report: &crate::token_report::Report) {

@@ -26,9 +26,10 @@ use crate::error::{Error, Result};
 use crate::parse::{Node, Span};
 use crate::read::globs::{Base, Pattern, absolute, slashed};
 use crate::targets::Profile;
+pub use crate::targets::tool_search::ToolSearch;
 use crate::text::suggest::did_you_mean;
 
-pub const SESSION_KEYS: &[&str] = &["name", "host", "window", "files"];
+pub const SESSION_KEYS: &[&str] = &["name", "host", "window", "tool-search", "files"];
 pub const FILE_KEYS: &[&str] = &["path", "server"];
 
 /// The window of a session that names none, in tokens.
@@ -42,6 +43,8 @@ pub struct Session {
     pub host: Spanned,
     /// The host model's context window, in tokens.
     pub window: usize,
+    /// How the host loads MCP tools (`tool-search:`).
+    pub tool_search: ToolSearch,
     pub files: Vec<SessionFile>,
 }
 
@@ -97,6 +100,7 @@ impl Reader<'_> {
         // Not a mapping: `object` reported it.
         item.as_object()?;
         let (mut name, mut host, mut window, mut files) = (None, None, DEFAULT_WINDOW, None);
+        let mut tool_search = ToolSearch::Default;
         for entry in entries {
             match entry.key.as_str() {
                 "name" => match self.string(&entry.value) {
@@ -120,6 +124,21 @@ impl Reader<'_> {
                     }
                     _ => self.expected(&entry.value, "a number of tokens (a positive integer)"),
                 },
+                "tool-search" => {
+                    let text = match &entry.value {
+                        value if value.as_bool().is_some() => {
+                            value.as_bool().map(|b| b.to_string())
+                        }
+                        value => value.as_str().map(str::to_string),
+                    };
+                    match text.as_deref().and_then(ToolSearch::parse) {
+                        Some(mode) => tool_search = mode,
+                        None => self.expected(
+                            &entry.value,
+                            "`true`, `false`, `auto` or `auto:N` (N a percentage of the window)",
+                        ),
+                    }
+                }
                 "files" => files = Some(self.session_files(&entry.value)),
                 _ => self.unknown_key(entry, SESSION_KEYS),
             }
@@ -148,6 +167,7 @@ impl Reader<'_> {
             name: name?,
             host: host?,
             window,
+            tool_search,
             files: files.filter(|files| !files.is_empty())?,
         })
     }
@@ -229,6 +249,7 @@ pub struct Resolved {
     pub name: String,
     pub host: Arc<Profile>,
     pub window: usize,
+    pub tool_search: ToolSearch,
     files: Vec<(Pattern, Option<String>)>,
 }
 
@@ -277,6 +298,7 @@ impl Sessions {
                 name: session.name.value.clone(),
                 host,
                 window: session.window,
+                tool_search: session.tool_search,
                 files,
             });
         }

@@ -66,6 +66,7 @@ pub(crate) fn check(
             name: &session.name,
             host: &session.host,
             window: session.window,
+            tool_search: session.tool_search,
             servers: members.iter().map(|(_, server)| *server).collect(),
         };
         for (active, rule) in &selection.rules {

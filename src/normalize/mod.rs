@@ -349,7 +349,13 @@ fn read_tool<'a>(
             .unwrap_or(false)
     };
     let defer_loading = flag("defer_loading", reporter);
-    let always_load = flag("always_load", reporter);
+    // Claude Code keeps an MCP tool loaded with `_meta["anthropic/alwaysLoad"]: true`.
+    let always_load = flag("always_load", reporter)
+        || node
+            .get("_meta")
+            .and_then(|meta| meta.get("anthropic/alwaysLoad"))
+            .and_then(Node::as_bool)
+            == Some(true);
     let search_hint = string("search_hint", Field::Description, reporter);
     let search_queries = node
         .entry("search_queries")

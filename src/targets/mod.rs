@@ -4,6 +4,7 @@
 //! constraints. No target selected: those rules find nothing.
 
 pub mod profile;
+pub mod tool_search;
 pub mod wire;
 
 use std::collections::HashSet;

@@ -420,6 +420,18 @@ fn write_session_totals(
             group_digits(session.deferred_tokens)
         );
     }
+    if let Some(loading) = &session.host_loading {
+        let _ = writeln!(
+            out,
+            "  tool-search: {}: {} {} loaded, {} deferred; the list of deferred names costs {} \
+             tokens",
+            loading.tool_search,
+            loading.loaded_tools,
+            plural(loading.loaded_tools, "tool", "tools"),
+            loading.deferred_tools,
+            group_digits(loading.deferred_names_tokens)
+        );
+    }
     let _ = writeln!(
         out,
         "  {}",

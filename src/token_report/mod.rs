@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::catalog::Registry;
 use crate::read::Input;
+use crate::targets::tool_search::{DEFERRING_HOST, ToolSearch};
 use crate::tokens::budget::{THRESHOLD, fewest_to_defer};
 use crate::tokens::{Counter, Encoding, ToolTokens};
 
@@ -24,8 +25,12 @@ pub const DEFAULT_WINDOW: usize = 200_000;
 pub struct ToolRow {
     /// The tool's name (`""` when it has none).
     pub name: String,
-    /// `defer_loading: true`: shown, but not in the loaded total.
+    /// `defer_loading: true` (or deferred by its session's host): shown, but not in the
+    /// loaded total.
     pub deferred: bool,
+    /// Kept loaded by a host that defers (`always_load`, `_meta["anthropic/alwaysLoad"]`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub always_load: bool,
     pub tokens: RowTokens,
 }
 
@@ -85,6 +90,9 @@ pub struct Report {
     /// `tokens --target NAME`: the totals are that target's count, not the encoding's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<TargetCount>,
+    /// Tokens a request adds once, in each file's loaded total (a target's count).
+    #[serde(skip)]
+    pub per_request: usize,
 }
 
 /// How the totals were counted under `tokens --target NAME`.
@@ -104,6 +112,22 @@ impl Report {
     /// the overhead per tool, each file's loaded total with the overhead per request. The parts
     /// stay the encoding's exact counts.
     pub fn count_as(&mut self, target: &str, count: &crate::targets::profile::TokenCount) {
+        for row in self.files.iter_mut().flat_map(|file| &mut file.tools) {
+            row.tokens.total = count.scale(row.tokens.total) + count.per_tool;
+        }
+        self.per_request = count.per_request;
+        self.retotal();
+        self.count = Some(TargetCount {
+            target: target.to_string(),
+            method: count.method(),
+            approximate: count.approximate,
+            per_request: count.per_request,
+        });
+    }
+
+    /// Each file's loaded and deferred tokens and the run's totals, again from the rows (with
+    /// [`Report::per_request`] in each loaded total).
+    fn retotal(&mut self) {
         let mut total = Total {
             files: self.files.len(),
             ..Total::default()
@@ -111,16 +135,14 @@ impl Report {
         for file in &mut self.files {
             file.loaded_tokens = 0;
             file.deferred_tokens = 0;
-            for row in &mut file.tools {
-                row.tokens.total = count.scale(row.tokens.total) + count.per_tool;
-                if row.deferred {
-                    file.deferred_tokens += row.tokens.total;
-                } else {
-                    file.loaded_tokens += row.tokens.total;
+            for row in &file.tools {
+                match row.deferred {
+                    true => file.deferred_tokens += row.tokens.total,
+                    false => file.loaded_tokens += row.tokens.total,
                 }
             }
             if file.loaded().next().is_some() {
-                file.loaded_tokens += count.per_request;
+                file.loaded_tokens += self.per_request;
             }
             file.window_share = file.loaded_tokens as f64 / self.window.max(1) as f64;
             file.over_threshold = file.window_share > THRESHOLD;
@@ -130,13 +152,76 @@ impl Report {
             total.deferred_tokens += file.deferred_tokens;
         }
         self.total = total;
-        self.count = Some(TargetCount {
-            target: target.to_string(),
-            method: count.method(),
-            approximate: count.approximate,
-            per_request: count.per_request,
-        });
     }
+
+    /// Loads the files as Claude Code loads MCP servers under `mode` (`tool-search:`): which
+    /// tools it defers, whatever their `defer_loading` (a provider field it does not read), and
+    /// what the list of deferred names it puts in the prompt costs. `servers[i]` is the
+    /// server of `files[i]`.
+    pub fn load_as_host(
+        &mut self,
+        mode: ToolSearch,
+        servers: &[String],
+        encoding: Encoding,
+    ) -> HostLoading {
+        let defer = match mode {
+            ToolSearch::Default | ToolSearch::On => true,
+            ToolSearch::Off => false,
+            // All or nothing: deferred once the definitions reach N% of the window.
+            ToolSearch::Auto(percent) => {
+                let definitions: usize = self
+                    .files
+                    .iter()
+                    .flat_map(|file| &file.tools)
+                    .filter(|row| !row.always_load)
+                    .map(|row| row.tokens.total)
+                    .sum();
+                definitions as f64 >= self.window as f64 * f64::from(percent) / 100.0
+            }
+        };
+        for row in self.files.iter_mut().flat_map(|file| &mut file.tools) {
+            row.deferred = defer && !row.always_load;
+        }
+        self.retotal();
+        let wire = crate::targets::find(DEFERRING_HOST)
+            .ok()
+            .and_then(|profile| crate::rules::targets::helpers::wire_of(&profile).cloned());
+        let names: Vec<String> = self
+            .files
+            .iter()
+            .zip(servers)
+            .flat_map(|(file, server)| {
+                let wire = wire.as_ref();
+                file.tools
+                    .iter()
+                    .filter(|row| row.deferred)
+                    .map(move |row| match wire {
+                        Some(wire) => crate::targets::wire::wire_name(wire, server, &row.name),
+                        None => row.name.clone(),
+                    })
+            })
+            .collect();
+        HostLoading {
+            tool_search: mode.as_string(),
+            loaded_tools: self.total.tools - self.total.deferred_tools,
+            deferred_tools: self.total.deferred_tools,
+            deferred_names_tokens: match names.is_empty() {
+                true => 0,
+                false => encoding.count(&names.join("\n")),
+            },
+        }
+    }
+}
+
+/// How a session's host loaded its tools (`tool-search:`).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct HostLoading {
+    /// `default`, `true`, `false` or `auto:N`.
+    pub tool_search: String,
+    pub loaded_tools: usize,
+    pub deferred_tools: usize,
+    /// The list of deferred tool names the host puts in the prompt, one per line.
+    pub deferred_names_tokens: usize,
 }
 
 /// A session's files together (`tokens --session NAME`): what its host loads at once.
@@ -159,6 +244,9 @@ pub struct SessionTokens {
     pub defer_first: Vec<String>,
     /// The loaded tokens once `defer_first` are deferred.
     pub loaded_after_deferral: usize,
+    /// How its host loaded the tools, when the host defers by `tool-search:`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_loading: Option<HostLoading>,
 }
 
 /// One server (file) of a session.
@@ -213,6 +301,7 @@ impl SessionTokens {
             window_share,
             over_threshold,
             servers: rows,
+            host_loading: None,
         }
     }
 }
@@ -265,6 +354,7 @@ pub fn report(
         total,
         session: None,
         count: None,
+        per_request: 0,
     }
 }
 
@@ -298,6 +388,7 @@ pub fn count_file(
             .map(|(tool, parts)| ToolRow {
                 name: tool.name().to_string(),
                 deferred: tool.defer_loading,
+                always_load: tool.always_load,
                 tokens: RowTokens {
                     parts,
                     total: parts.total(),

@@ -390,6 +390,7 @@ pub(super) fn add_host_session(
         name: Spanned::cli(name.clone()),
         host: Spanned::cli(host.clone()),
         window: DEFAULT_WINDOW,
+        tool_search: crate::targets::tool_search::ToolSearch::from_env(),
         files,
     });
     Ok(())

@@ -56,7 +56,7 @@ impl Rule for TooManyTools {
                 set.set
                     .tools
                     .iter()
-                    .filter(|tool| !tool.defer_loading)
+                    .filter(|tool| session.loads(tool))
                     .count()
             })
             .collect();

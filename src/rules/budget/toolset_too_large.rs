@@ -84,7 +84,7 @@ impl Rule for ToolsetTooLarge {
                 set.set
                     .tools
                     .iter()
-                    .filter(|tool| !tool.defer_loading)
+                    .filter(|tool| session.loads(tool))
                     .collect()
             })
             .collect();
@@ -109,7 +109,8 @@ impl Rule for ToolsetTooLarge {
             })
             .collect();
         let total: usize = servers.iter().map(|(_, tokens)| tokens).sum();
-        if total <= budget {
+        // `auto` defers them all once they reach its share of the window.
+        if total <= budget || session.auto_defers(total) {
             return;
         }
         // Largest first; equally large servers stay in input order, so the help is stable.

@@ -8,9 +8,9 @@ use crate::normalize::ToolSet;
 use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::search::Engine;
 use crate::search::derive::derive;
+use crate::targets::tool_search::DEFERRING_HOST;
 
 /// The host that defers every MCP tool of a session behind its tool search.
-const DEFERRING_HOST: &str = "claude-code";
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -66,7 +66,8 @@ impl WeakSearchSurface {
             return findings;
         }
         for (doc, &(set, tool)) in searched.owners.iter().enumerate() {
-            if !all && !tool.defer_loading {
+            // A tool kept loaded is in the context, never searched for.
+            if tool.always_load || (!all && !tool.defer_loading) {
                 continue;
             }
             let Some(name_node) = tool.name.map(|entry| &entry.value) else {
@@ -163,9 +164,10 @@ impl Rule for WeakSearchSurface {
     }
 
     fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
-        // Claude Code defers MCP tools and finds them with ToolSearch; under another host only
-        // the tools marked `defer_loading` are searched for.
-        let all = &*session.host.name == DEFERRING_HOST;
+        // Claude Code defers MCP tools and finds them with ToolSearch (unless `tool-search:`
+        // loads them; `auto` only past its threshold, so it is not judged); under another host
+        // only the tools marked `defer_loading` are searched for.
+        let all = &*session.host.name == DEFERRING_HOST && session.tool_search.always_defers();
         if !all
             && !sets
                 .iter()
