@@ -115,12 +115,10 @@ impl SessionRef<'_> {
 
     /// Whether `auto:N` defers everything at `tokens` of tool definitions.
     pub fn auto_defers(&self, tokens: usize) -> bool {
-        match self.tool_search {
-            crate::targets::tool_search::ToolSearch::Auto(percent) if self.host_defers() => {
-                tokens as f64 >= self.window as f64 * f64::from(percent) / 100.0
-            }
-            _ => false,
-        }
+        use crate::targets::tool_search::ToolSearch;
+        matches!(self.tool_search, ToolSearch::Auto(_))
+            && self.host_defers()
+            && self.tool_search.defers(tokens, self.window)
     }
 }
 

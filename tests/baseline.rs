@@ -24,13 +24,19 @@ fn lint(dir: &std::path::Path, args: &[&str]) -> (i32, Value, String) {
     (code, document, stderr)
 }
 
-/// `lint --write-baseline base.json .` in `dir`: the baseline written, and what it said.
-fn write_baseline(dir: &std::path::Path) -> (Value, String) {
+/// `lint --write-baseline FILE PATH` in `dir`: its exit code and stderr.
+fn write_baseline_of(dir: &std::path::Path, file: &str, path: &str) -> (i32, String) {
     let (code, _, stderr) = common::run(
         dir,
-        &["lint", "--no-config", "--write-baseline", "base.json", "."],
+        &["lint", "--no-config", "--write-baseline", file, path],
         None,
     );
+    (code, stderr)
+}
+
+/// `lint --write-baseline base.json .` in `dir`: the baseline written, and what it said.
+fn write_baseline(dir: &std::path::Path) -> (Value, String) {
+    let (code, stderr) = write_baseline_of(dir, "base.json", ".");
     assert_eq!(code, 0, "{stderr}");
     let written =
         serde_json::from_str(&std::fs::read_to_string(dir.join("base.json")).unwrap()).unwrap();
@@ -187,17 +193,7 @@ fn a_run_over_some_files_leaves_the_other_files_entries_alone() {
     assert_eq!(findings(&document), [("TC002".to_string(), String::new())]);
 
     // Rewriting the baseline from b alone drops b's stale entry and keeps a's.
-    let (code, _, stderr) = common::run(
-        &dir,
-        &[
-            "lint",
-            "--no-config",
-            "--write-baseline",
-            "base.json",
-            "b.tools.json",
-        ],
-        None,
-    );
+    let (code, stderr) = write_baseline_of(&dir, "base.json", "b.tools.json");
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains(
@@ -225,17 +221,7 @@ fn writing_a_baseline_over_another_file_is_refused() {
     )
     .unwrap();
     std::fs::write(dir.join("package.json"), r#"{"name": "x"}"#).unwrap();
-    let (code, _, stderr) = common::run(
-        &dir,
-        &[
-            "lint",
-            "--no-config",
-            "--write-baseline",
-            "package.json",
-            ".",
-        ],
-        None,
-    );
+    let (code, stderr) = write_baseline_of(&dir, "package.json", ".");
     assert_eq!(code, 2, "{stderr}");
     assert!(
         stderr.contains("cannot write the baseline over package.json: it holds something else"),

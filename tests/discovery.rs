@@ -365,7 +365,6 @@ fn a_directory_of_captures_is_not_silently_empty_and_each_suggestion_lints_it() 
             flat(&stderr).contains("no files to lint in `mcp"),
             "{stderr}"
         );
-
         assert!(
             flat(&stderr).contains("2 files in `mcp` hold tool definitions"),
             "{stderr}"

@@ -55,9 +55,46 @@ impl ToolSearch {
         }
     }
 
+    /// Whether the host defers the tools without `alwaysLoad`, `definitions` being their
+    /// tokens in a `window`-token context (`auto:N`: all or nothing at N% of it).
+    pub fn defers(self, definitions: usize, window: usize) -> bool {
+        match self {
+            ToolSearch::Default | ToolSearch::On => true,
+            ToolSearch::Off => false,
+            ToolSearch::Auto(percent) => {
+                definitions as f64 >= window as f64 * f64::from(percent) / 100.0
+            }
+        }
+    }
+
     /// Whether every tool without `alwaysLoad` is deferred whatever the set's size (`auto`
     /// depends on it: all or nothing at its threshold).
     pub fn always_defers(self) -> bool {
         matches!(self, ToolSearch::Default | ToolSearch::On)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ToolSearch;
+
+    #[test]
+    fn modes_read_as_claude_code_reads_enable_tool_search() {
+        assert_eq!(ToolSearch::parse("true"), Some(ToolSearch::On));
+        assert_eq!(ToolSearch::parse("false"), Some(ToolSearch::Off));
+        assert_eq!(ToolSearch::parse("auto"), Some(ToolSearch::Auto(10)));
+        assert_eq!(ToolSearch::parse("auto:0"), Some(ToolSearch::Auto(0)));
+        assert_eq!(ToolSearch::parse("auto:100"), Some(ToolSearch::Auto(100)));
+        for wrong in ["auto:101", "auto:", "auto:x", "yes", "TRUE", ""] {
+            assert_eq!(ToolSearch::parse(wrong), None, "{wrong}");
+        }
+    }
+
+    #[test]
+    fn auto_is_all_or_nothing_at_its_share_of_the_window() {
+        assert!(ToolSearch::Default.defers(0, 200_000));
+        assert!(!ToolSearch::Off.defers(1_000_000, 200_000));
+        assert!(!ToolSearch::Auto(10).defers(19_999, 200_000));
+        assert!(ToolSearch::Auto(10).defers(20_000, 200_000));
     }
 }

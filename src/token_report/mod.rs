@@ -164,21 +164,14 @@ impl Report {
         servers: &[String],
         encoding: Encoding,
     ) -> HostLoading {
-        let defer = match mode {
-            ToolSearch::Default | ToolSearch::On => true,
-            ToolSearch::Off => false,
-            // All or nothing: deferred once the definitions reach N% of the window.
-            ToolSearch::Auto(percent) => {
-                let definitions: usize = self
-                    .files
-                    .iter()
-                    .flat_map(|file| &file.tools)
-                    .filter(|row| !row.always_load)
-                    .map(|row| row.tokens.total)
-                    .sum();
-                definitions as f64 >= self.window as f64 * f64::from(percent) / 100.0
-            }
-        };
+        let definitions: usize = self
+            .files
+            .iter()
+            .flat_map(|file| &file.tools)
+            .filter(|row| !row.always_load)
+            .map(|row| row.tokens.total)
+            .sum();
+        let defer = mode.defers(definitions, self.window);
         for row in self.files.iter_mut().flat_map(|file| &mut file.tools) {
             row.deferred = defer && !row.always_load;
         }

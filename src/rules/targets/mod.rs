@@ -3,8 +3,8 @@
 //! profiles (`targets/<name>.yaml`, src/targets/) and find nothing when no target is selected.
 
 pub mod all_tools_deferred;
-pub mod many_loaded_beside_search;
 pub mod helpers;
+pub mod many_loaded_beside_search;
 pub mod name_rejected_by_target;
 pub mod name_rewritten_by_host;
 pub mod names_collide_on_target;
