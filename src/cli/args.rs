@@ -405,8 +405,8 @@ pub struct SearchArgs {
     pub query: String,
     /// Files or directories (`-` reads standard input); default: the current directory
     pub paths: Vec<PathBuf>,
-    /// `claude-code` (Claude Code's ToolSearch), `claude-code-2.1` (with its whole-name bonus),
-    /// `bm25` or `regex` (Anthropic's server-side tool search)
+    /// `claude-code` (Claude Code's ToolSearch, current 2.1.x releases), `claude-code-2.0`
+    /// (2.0.x: no whole-name bonus), `bm25` or `regex` (Anthropic's server-side tool search)
     #[arg(long, value_enum, default_value_t = SearchEngine::ClaudeCode)]
     pub engine: SearchEngine,
     /// How many results to show [default: what the engine returns: 5, 3 for bm25]
@@ -431,9 +431,11 @@ pub struct SearchArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SearchEngine {
+    /// `claude-code-2.1` was its name before it became the default.
+    #[value(alias = "claude-code-2.1")]
     ClaudeCode,
-    #[value(name = "claude-code-2.1")]
-    ClaudeCode21,
+    #[value(name = "claude-code-2.0")]
+    ClaudeCode20,
     Bm25,
     Regex,
 }

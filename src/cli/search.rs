@@ -17,14 +17,14 @@ use crate::read::discover::shell_word;
 use crate::targets::Profile;
 use crate::tokens::Encoding;
 
-use crate::search::docs::{Naming, docs_of, is_server};
+use crate::search::docs::{Deferral, Naming, docs_of, is_server, searchable};
 use crate::search::{Answer, Engine, Hit, Index, Match, Path};
 
 /// `toolcheck search`: the files' (or a session's) tools in one index, one query.
 pub(super) fn run(args: SearchArgs) -> Result<i32> {
     let engine = match args.engine {
         SearchEngine::ClaudeCode => Engine::ClaudeCode,
-        SearchEngine::ClaudeCode21 => Engine::ClaudeCode21,
+        SearchEngine::ClaudeCode20 => Engine::ClaudeCode20,
         SearchEngine::Bm25 => Engine::Bm25,
         SearchEngine::Regex => Engine::Regex,
     };
@@ -35,10 +35,15 @@ pub(super) fn run(args: SearchArgs) -> Result<i32> {
     }
     let config = load_config(&args.config)?;
     let registry = registry(&config)?;
-    let (inputs, servers, host) = match &args.session {
+    let (inputs, servers, host, deferral) = match &args.session {
         Some(name) => {
-            let (inputs, servers, host) = session_inputs(&config, name)?;
-            (inputs, Some(servers), Some(host))
+            let session = session_inputs(&config, name)?;
+            (
+                session.inputs,
+                Some(session.servers),
+                Some(session.host),
+                session.deferral,
+            )
         }
         None => {
             // The hints' commands repeat the query before the paths.
@@ -50,7 +55,7 @@ pub(super) fn run(args: SearchArgs) -> Result<i32> {
             } else {
                 None
             };
-            (inputs, None, host)
+            (inputs, None, host, Deferral::of_engine(engine))
         }
     };
     let loaded = load(
@@ -61,6 +66,7 @@ pub(super) fn run(args: SearchArgs) -> Result<i32> {
             host,
             server_name: args.server_name.as_deref(),
             servers,
+            deferral,
         },
     );
     for unread in &loaded.unread {
@@ -81,8 +87,8 @@ pub(super) fn run(args: SearchArgs) -> Result<i32> {
         _ => args.top.unwrap_or(engine.default_top()),
     };
     print(&match args.format {
-        CompatFormat::Json => render_json(&loaded.index, &answer, &args.query, engine, top),
-        CompatFormat::Human => render_human(&loaded.index, &answer, &args.query, engine, top),
+        CompatFormat::Json => render_json(&loaded, &answer, &args.query, engine, top),
+        CompatFormat::Human => render_human(&loaded, &answer, &args.query, engine, top),
     });
     Ok(if answer.hits.is_empty() { 1 } else { 0 })
 }
@@ -99,11 +105,15 @@ pub struct Load<'a> {
     pub server_name: Option<&'a str>,
     /// A session's server name of each input, in order.
     pub servers: Option<Vec<String>>,
+    /// Which tools the search can return.
+    pub deferral: Deferral,
 }
 
-/// The index, and the files that held no tools (with why).
+/// The index of the tools a search can return, how many were left out as loaded, and the
+/// files that held no tools (with why).
 pub struct Loaded {
     pub index: Index,
+    pub loaded: usize,
     pub unread: Vec<String>,
 }
 
@@ -148,8 +158,10 @@ pub fn load(
                 wire,
                 server: server.as_deref(),
             };
+            // Every file of a session is a server the host connects to.
+            let server = load.servers.is_some() || is_server(set);
             docs_of(set, &name, &naming)
-                .map(|(_, doc)| doc)
+                .map(|(index, doc)| (doc, load.deferral.defers(&set.tools[index], server)))
                 .collect::<Vec<_>>()
         });
         match result {
@@ -157,20 +169,38 @@ pub fn load(
             Err(none) => unread.push(format!("{name}: {}", none.message())),
         }
     }
+    let (docs, loaded) = searchable(docs);
     Loaded {
         index: Index::new(docs),
+        loaded,
         unread,
     }
 }
 
-/// The inputs of session `name` of `config`, each file's server name, and the session's host.
-pub fn session_inputs(
-    config: &Config,
-    name: &str,
-) -> Result<(Vec<Input>, Vec<String>, Arc<Profile>)> {
+/// A session's files as a search reads them.
+pub struct SessionSearch {
+    pub inputs: Vec<Input>,
+    /// Each file's server name.
+    pub servers: Vec<String>,
+    pub host: Arc<Profile>,
+    /// Which tools the host defers.
+    pub deferral: Deferral,
+}
+
+/// The files of session `name` of `config`.
+pub fn session_inputs(config: &Config, name: &str) -> Result<SessionSearch> {
     let loaded = crate::config::sessions::session_inputs(config, name)?;
     let host = crate::targets::find(&loaded.session.host.value)?;
-    Ok((loaded.inputs, loaded.servers, host))
+    let deferral = match &*host.name == crate::targets::tool_search::DEFERRING_HOST {
+        true => Deferral::Host(loaded.session.tool_search),
+        false => Deferral::Marked,
+    };
+    Ok(SessionSearch {
+        inputs: loaded.inputs,
+        servers: loaded.servers,
+        host,
+        deferral,
+    })
 }
 
 /// One result as printed.
@@ -196,6 +226,9 @@ struct Document<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     required: &'a [String],
     searched: usize,
+    /// Tools left out of the search because the host loads them (only deferred tools are
+    /// search results).
+    loaded: usize,
     top: usize,
     /// How many tools the query found before the cut to `top`.
     found: usize,
@@ -223,12 +256,13 @@ fn rows<'a>(index: &'a Index, answer: &'a Answer, top: usize) -> Vec<Row<'a>> {
 }
 
 pub fn render_json(
-    index: &Index,
+    loaded: &Loaded,
     answer: &Answer,
     query: &str,
     engine: Engine,
     top: usize,
 ) -> String {
+    let index = &loaded.index;
     let document = Document {
         version: VERSION,
         query,
@@ -236,6 +270,7 @@ pub fn render_json(
         path: answer.path,
         required: &answer.required,
         searched: index.len(),
+        loaded: loaded.loaded,
         top,
         found: answer.hits.len(),
         results: rows(index, answer, top),
@@ -255,12 +290,13 @@ fn number(score: f64) -> String {
 }
 
 pub fn render_human(
-    index: &Index,
+    loaded: &Loaded,
     answer: &Answer,
     query: &str,
     engine: Engine,
     top: usize,
 ) -> String {
+    let index = &loaded.index;
     let mut out = String::new();
     let how = match answer.path {
         Path::Select => " (select: every tool named, whatever the cap)",
@@ -272,9 +308,17 @@ pub fn render_human(
         Path::Select => String::new(),
         _ => format!(", top {top}"),
     };
+    let (deferred, left_out) = match loaded.loaded {
+        0 => ("", String::new()),
+        1 => (" deferred", " (1 loaded tool is not searched)".to_string()),
+        count => (
+            " deferred",
+            format!(" ({count} loaded tools are not searched)"),
+        ),
+    };
     let _ = writeln!(
         out,
-        "`{query}` with {}{how}: {} of {} tools found{cut}",
+        "`{query}` with {}{how}: {} of {}{deferred} tools found{cut}{left_out}",
         engine.as_str(),
         answer.hits.len(),
         index.len(),

@@ -3,9 +3,61 @@
 
 use crate::normalize::{Dialect, Tool, ToolSet};
 use crate::targets::profile::WireName;
+use crate::targets::tool_search::ToolSearch;
 use crate::targets::wire;
 
-use super::Doc;
+use super::{Doc, Engine};
+
+/// Which tools a search can return. A tool search matches only the deferred tools, those not
+/// in the context yet: Claude Code's ToolSearch "matches [the query] against the deferred tool
+/// list" (its description in 2.1.x), Anthropic's and OpenAI's search the tools marked
+/// `defer_loading`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deferral {
+    /// Claude Code in this `tool-search:` mode: every tool of an MCP server, and any marked
+    /// `defer_loading`, but those kept loaded (`alwaysLoad`); none under `false`. `auto` is
+    /// taken as deferring: below its threshold nothing is deferred, and every tool is
+    /// searched as [`searchable`] says.
+    Host(ToolSearch),
+    /// The tools marked `defer_loading`.
+    Marked,
+}
+
+impl Deferral {
+    /// What `engine` searches outside a session: Claude Code's default mode for its engines,
+    /// the marked tools for a provider's.
+    pub fn of_engine(engine: Engine) -> Deferral {
+        match engine.host_names() {
+            true => Deferral::Host(ToolSearch::Default),
+            false => Deferral::Marked,
+        }
+    }
+
+    /// Whether `tool` is deferred; `server`: it is an MCP server's (a host defers those).
+    pub fn defers(self, tool: &Tool<'_>, server: bool) -> bool {
+        match self {
+            Deferral::Host(ToolSearch::Off) => false,
+            Deferral::Host(_) => !tool.always_load && (server || tool.defer_loading),
+            Deferral::Marked => tool.defer_loading,
+        }
+    }
+}
+
+/// The items a search can return, each given with whether it is deferred: the deferred ones;
+/// when none is, all of them (how they would rank once deferred: a set that defers nothing is
+/// still worth searching). With how many were left out as loaded.
+pub fn searchable<T>(items: Vec<(T, bool)>) -> (Vec<T>, usize) {
+    let total = items.len();
+    if !items.iter().any(|(_, deferred)| *deferred) {
+        return (items.into_iter().map(|(item, _)| item).collect(), 0);
+    }
+    let kept: Vec<T> = items
+        .into_iter()
+        .filter_map(|(item, deferred)| deferred.then_some(item))
+        .collect();
+    let loaded = total - kept.len();
+    (kept, loaded)
+}
 
 /// How the tools of one file are named for an engine: the host's `wire-name` rule and the
 /// server name, when the file is an MCP server's.
@@ -77,4 +129,22 @@ pub fn docs_of<'s>(
         .enumerate()
         .filter(|(_, tool)| !tool.name().trim().is_empty())
         .map(move |(index, tool)| (index, doc_of(tool, file, naming)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::searchable;
+
+    #[test]
+    fn only_deferred_items_are_searchable_unless_none_is() {
+        assert_eq!(
+            searchable(vec![("a", false), ("b", true), ("c", true)]),
+            (vec!["b", "c"], 1)
+        );
+        assert_eq!(
+            searchable(vec![("a", false), ("b", false)]),
+            (vec!["a", "b"], 0)
+        );
+        assert_eq!(searchable(Vec::<(&str, bool)>::new()), (vec![], 0));
+    }
 }

@@ -2,8 +2,9 @@
 //! query. An [`Index`] is built once over the tools ([`Doc`]s); each query then runs against
 //! it. Three engines (docs/search.md says where each comes from):
 //!
-//! - [`Engine::ClaudeCode`]: Claude Code's `ToolSearch` keyword scoring (2.0.x reading);
-//!   [`Engine::ClaudeCode21`] adds the 2.1.x whole-name bonus.
+//! - [`Engine::ClaudeCode`]: Claude Code's `ToolSearch` keyword scoring as its current
+//!   releases (2.1.x) run it, with the whole-name bonus; [`Engine::ClaudeCode20`] is the
+//!   2.0.x reading, without it.
 //! - [`Engine::Bm25`]: Anthropic's `tool_search_tool_bm25`, simulated with standard BM25
 //!   (k1 = 1.2, b = 0.75) over names, descriptions, argument names and their descriptions.
 //! - [`Engine::Regex`]: Anthropic's `tool_search_tool_regex`: a Python-style pattern of at
@@ -39,10 +40,13 @@ pub const B: f64 = 0.75;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Engine {
-    #[serde(rename = "claude-code")]
+    /// The current releases (2.1.x); `claude-code-2.1`, its name before it became the default,
+    /// is read as it.
+    #[serde(rename = "claude-code", alias = "claude-code-2.1")]
     ClaudeCode,
-    #[serde(rename = "claude-code-2.1")]
-    ClaudeCode21,
+    /// The 2.0.x reading: no whole-name bonus.
+    #[serde(rename = "claude-code-2.0")]
+    ClaudeCode20,
     Bm25,
     Regex,
 }
@@ -51,7 +55,7 @@ impl Engine {
     pub fn as_str(self) -> &'static str {
         match self {
             Engine::ClaudeCode => "claude-code",
-            Engine::ClaudeCode21 => "claude-code-2.1",
+            Engine::ClaudeCode20 => "claude-code-2.0",
             Engine::Bm25 => "bm25",
             Engine::Regex => "regex",
         }
@@ -60,7 +64,7 @@ impl Engine {
     /// How many tools one search returns.
     pub fn default_top(self) -> usize {
         match self {
-            Engine::ClaudeCode | Engine::ClaudeCode21 => CLAUDE_CODE_TOP,
+            Engine::ClaudeCode | Engine::ClaudeCode20 => CLAUDE_CODE_TOP,
             Engine::Bm25 => BM25_TOP,
             Engine::Regex => CLAUDE_CODE_TOP,
         }
@@ -68,7 +72,7 @@ impl Engine {
 
     /// Whether the engine sees the names a host sends (`mcp__server__tool`).
     pub fn host_names(self) -> bool {
-        matches!(self, Engine::ClaudeCode | Engine::ClaudeCode21)
+        matches!(self, Engine::ClaudeCode | Engine::ClaudeCode20)
     }
 }
 
@@ -98,7 +102,7 @@ pub enum Field {
     NamePart,
     /// A name part containing the term.
     InNamePart,
-    /// The whole name without `mcp__server__` equals the term (claude-code 2.1.x).
+    /// The whole name without `mcp__server__` equals the term (Claude Code 2.1.x).
     WholeName,
     SearchHint,
     Description,
@@ -240,8 +244,8 @@ impl Index {
     /// Every tool `query` finds under `engine`, best first (ties in input order).
     pub fn search(&self, engine: Engine, query: &str) -> Result<Answer, QueryError> {
         match engine {
-            Engine::ClaudeCode => Ok(self.claude_code(query, false)),
-            Engine::ClaudeCode21 => Ok(self.claude_code(query, true)),
+            Engine::ClaudeCode => Ok(self.claude_code(query, true)),
+            Engine::ClaudeCode20 => Ok(self.claude_code(query, false)),
             Engine::Bm25 => Ok(self.bm25(query)),
             Engine::Regex => self.regex(query),
         }
@@ -252,8 +256,8 @@ impl Index {
     /// are words, not names).
     pub fn search_words(&self, engine: Engine, query: &str) -> Result<Answer, QueryError> {
         match engine {
-            Engine::ClaudeCode => Ok(self.keywords(query, false)),
-            Engine::ClaudeCode21 => Ok(self.keywords(query, true)),
+            Engine::ClaudeCode => Ok(self.keywords(query, true)),
+            Engine::ClaudeCode20 => Ok(self.keywords(query, false)),
             _ => self.search(engine, query),
         }
     }
@@ -423,22 +427,22 @@ mod tests {
     }
 
     #[test]
-    fn claude_code_21_adds_the_whole_name_bonus() {
+    fn claude_code_adds_the_whole_name_bonus() {
         let index = Index::new(vec![
             doc("mcp__github__search", "Search code."),
             doc("mcp__github__search_issues", "Search issues."),
         ]);
         // 2.0.x: both have the name part `search` (12).
         assert_eq!(
-            scores(&index, Engine::ClaudeCode, "search"),
+            scores(&index, Engine::ClaudeCode20, "search"),
             vec![
                 ("mcp__github__search".to_string(), 12.0),
                 ("mcp__github__search_issues".to_string(), 12.0)
             ]
         );
-        // 2.1.x: `search` is the first one's whole name: 12 more.
+        // 2.1.x (the default): `search` is the first one's whole name: 12 more.
         assert_eq!(
-            scores(&index, Engine::ClaudeCode21, "search"),
+            scores(&index, Engine::ClaudeCode, "search"),
             vec![
                 ("mcp__github__search".to_string(), 24.0),
                 ("mcp__github__search_issues".to_string(), 12.0)
@@ -446,10 +450,10 @@ mod tests {
         );
         // A term with `_` matches no single part: only the whole-name bonus counts.
         assert_eq!(
-            scores(&index, Engine::ClaudeCode21, "search_issues"),
+            scores(&index, Engine::ClaudeCode, "search_issues"),
             vec![("mcp__github__search_issues".to_string(), 12.0)]
         );
-        assert!(scores(&index, Engine::ClaudeCode, "search_issues").is_empty());
+        assert!(scores(&index, Engine::ClaudeCode20, "search_issues").is_empty());
     }
 
     #[test]
@@ -566,7 +570,7 @@ mod tests {
             "+İ ẞ",
             "mcp__s__ẞ",
         ] {
-            for engine in [Engine::ClaudeCode, Engine::ClaudeCode21, Engine::Bm25] {
+            for engine in [Engine::ClaudeCode, Engine::ClaudeCode20, Engine::Bm25] {
                 let _ = index.search(engine, query).unwrap();
             }
         }

@@ -10,7 +10,7 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use rayon::prelude::*;
 use serde::Deserialize;
 
-use super::helpers::{Searched, Unindexed, docs_of_session, docs_of_set, number};
+use super::helpers::{Searched, Unindexed, found_in_session, found_in_set, number};
 use crate::diagnostic::Field;
 use crate::normalize::ToolSet;
 use crate::parse::Node;
@@ -289,7 +289,7 @@ impl Rule for ConfusableTools {
         if ctx.in_session || set.tools.len() < 2 {
             return;
         }
-        for finding in self.check(docs_of_set(set, ctx, Engine::Bm25)) {
+        for finding in self.check(found_in_set(set, ctx, Engine::Bm25).all()) {
             ctx.set_tool(Some(finding.tool));
             ctx.report(Field::Name, Anchor::Value(finding.at), finding.message)
                 .related("the other tool is defined here", finding.other_at.span())
@@ -299,7 +299,7 @@ impl Rule for ConfusableTools {
     }
 
     fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
-        for finding in self.check(docs_of_session(session, sets)) {
+        for finding in self.check(found_in_session(session, sets).all()) {
             let other_file = sets[finding.other_set].file;
             let file = ctx.file(finding.set);
             file.set_tool(Some(finding.tool));

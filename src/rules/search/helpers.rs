@@ -6,21 +6,44 @@ use crate::normalize::{Tool, ToolSet};
 use crate::parse::Node;
 use crate::rule::{Anchor, Ctx, SessionRef, SetRef};
 use crate::rules::targets::helpers::{ServerName, wire_of};
-use crate::search::docs::{Naming, docs_of, is_server};
+use crate::search::docs::{Deferral, Naming, docs_of, is_server, searchable};
 use crate::search::{Doc, Engine, Hit, Index};
+
+/// A doc's owner: the index of its set among those searched, and the tool.
+pub type Owner<'s, 'a> = (usize, &'s Tool<'a>);
 
 /// The tools searched together, indexed once.
 pub struct Searched<'s, 'a> {
     pub index: Index,
     /// The owner of each doc: the index of its set, and the tool.
-    pub owners: Vec<(usize, &'s Tool<'a>)>,
+    pub owners: Vec<Owner<'s, 'a>>,
 }
 
 /// The tools to search together, before the index is built (a check that may find nothing
-/// to search for looks at them first).
+/// to search for looks at them first): the deferred ones, as a tool search sees them.
 pub struct Unindexed<'s, 'a> {
     pub docs: Vec<Doc>,
-    pub owners: Vec<(usize, &'s Tool<'a>)>,
+    pub owners: Vec<Owner<'s, 'a>>,
+}
+
+/// The tools of a file or session, each with its owner (the index of its set, and the tool)
+/// and whether it is deferred.
+pub struct Found<'s, 'a>(Vec<((Doc, Owner<'s, 'a>), bool)>);
+
+impl<'s, 'a> Found<'s, 'a> {
+    /// The tools a tool search can return: the deferred ones, or all when none is
+    /// ([`searchable`]).
+    pub fn deferred(self) -> Unindexed<'s, 'a> {
+        let (kept, _) = searchable(self.0);
+        let (docs, owners) = kept.into_iter().unzip();
+        Unindexed { docs, owners }
+    }
+
+    /// Every tool, deferred or loaded (tools compared with each other, not searched for).
+    pub fn all(self) -> Unindexed<'s, 'a> {
+        let (docs, owners) = self.0.into_iter().map(|(item, _)| item).unzip();
+        Unindexed { docs, owners }
+    }
 }
 
 impl<'s, 'a> Unindexed<'s, 'a> {
@@ -32,61 +55,60 @@ impl<'s, 'a> Unindexed<'s, 'a> {
     }
 }
 
-/// One file's tools, named as Claude Code sends them when the engine sees host names and the
-/// file is an MCP server's (the server name as `targets` rules find it; the file name when
-/// unknown: within one file it scores every tool alike).
+/// One file's deferred tools, named as Claude Code sends them when the engine sees host names
+/// and the file is an MCP server's (the server name as `targets` rules find it; the file name
+/// when unknown: within one file it scores every tool alike).
 pub fn of_set<'s, 'a>(set: &'s ToolSet<'a>, ctx: &Ctx<'_>, engine: Engine) -> Searched<'s, 'a> {
-    docs_of_set(set, ctx, engine).index()
+    found_in_set(set, ctx, engine).deferred().index()
 }
 
-/// [`of_set`] before the index is built.
-pub fn docs_of_set<'s, 'a>(
-    set: &'s ToolSet<'a>,
-    ctx: &Ctx<'_>,
-    engine: Engine,
-) -> Unindexed<'s, 'a> {
+/// Every tool of one file, named as [`of_set`] names them.
+pub fn found_in_set<'s, 'a>(set: &'s ToolSet<'a>, ctx: &Ctx<'_>, engine: Engine) -> Found<'s, 'a> {
     let host = engine
         .host_names()
         .then(|| crate::targets::find("claude-code").ok())
         .flatten();
-    let server = is_server(set).then(|| ServerName::of(set, ctx).name);
+    let server = is_server(set);
+    let server_name = server.then(|| ServerName::of(set, ctx).name);
     let naming = Naming {
         wire: host.as_deref().and_then(wire_of),
-        server: server.as_deref(),
+        server: server_name.as_deref(),
     };
-    let mut docs = Vec::with_capacity(set.tools.len());
-    let mut owners = Vec::with_capacity(set.tools.len());
-    for (index, doc) in docs_of(set, &ctx.file.name, &naming) {
-        docs.push(doc);
-        owners.push((0, &set.tools[index]));
-    }
-    Unindexed { docs, owners }
+    let deferral = Deferral::of_engine(engine);
+    let found = docs_of(set, &ctx.file.name, &naming)
+        .map(|(index, doc)| {
+            let tool = &set.tools[index];
+            ((doc, (0, tool)), deferral.defers(tool, server))
+        })
+        .collect();
+    Found(found)
 }
 
-/// A session's tools, named as its host sends them.
+/// A session's deferred tools, named as its host sends them.
 pub fn of_session<'s, 'a>(session: &SessionRef<'_>, sets: &'s [SetRef<'a>]) -> Searched<'s, 'a> {
-    docs_of_session(session, sets).index()
+    found_in_session(session, sets).deferred().index()
 }
 
-/// [`of_session`] before the index is built.
-pub fn docs_of_session<'s, 'a>(
-    session: &SessionRef<'_>,
-    sets: &'s [SetRef<'a>],
-) -> Unindexed<'s, 'a> {
+/// Every tool of a session, named as [`of_session`] names them.
+pub fn found_in_session<'s, 'a>(session: &SessionRef<'_>, sets: &'s [SetRef<'a>]) -> Found<'s, 'a> {
     let wire = wire_of(session.host);
-    let mut docs = Vec::new();
-    let mut owners = Vec::new();
+    let deferral = match session.host_defers() {
+        true => Deferral::Host(session.tool_search),
+        false => Deferral::Marked,
+    };
+    let mut found = Vec::new();
     for (set_index, set) in sets.iter().enumerate() {
         let naming = Naming {
             wire,
             server: session.servers.get(set_index).copied(),
         };
         for (index, doc) in docs_of(set.set, &set.file.name, &naming) {
-            docs.push(doc);
-            owners.push((set_index, &set.set.tools[index]));
+            let tool = &set.set.tools[index];
+            // Every file of a session is a server the host connects to.
+            found.push(((doc, (set_index, tool)), deferral.defers(tool, true)));
         }
     }
-    Unindexed { docs, owners }
+    Found(found)
 }
 
 /// A score as a message shows it.
