@@ -210,6 +210,57 @@ fn toolset_too_large_over_ten_percent_of_the_sessions_window_says_what_to_defer(
     assert!(help.contains("tool-search"), "{help}");
 }
 
+/// Issue 32: a `claude-code` session is counted as Claude Code counts (o200k_base × 1.25, an
+/// estimate), not in plain o200k_base: tools of T o200k tokens are over a 10% share of
+/// 1.12 T, and within one of 1.4 T.
+#[test]
+fn a_claude_code_session_is_counted_as_its_host_counts() {
+    let dir = scratch("sessions-host-count");
+    write(&dir, &[("a.json", server(&["one", "two", "three"]))]);
+    let (_, stdout, _) = run(
+        &dir,
+        &["tokens", "--no-config", "--format", "json", "a.json"],
+        None,
+    );
+    let plain = serde_json::from_str::<Value>(&stdout).unwrap()["total"]["loaded_tokens"]
+        .as_u64()
+        .unwrap() as f64;
+    let lint = |share: f64| {
+        let window = (plain * share * 10.0) as usize;
+        std::fs::write(
+            dir.join("toolcheck.yaml"),
+            format!(
+                "include: [\"*.json\"]\nsessions:\n  - {{name: dev, host: claude-code, \
+                 tool-search: false, window: {window}, files: [a.json]}}\n"
+            ),
+        )
+        .unwrap();
+        findings(&dir, &["--select", "TC107", "a.json"])
+    };
+    let over = lint(1.12);
+    assert_eq!(over.len(), 1, "{over:?}");
+    assert!(
+        over[0]
+            .2
+            .contains("(≈, o200k_base × 1.25 as claude-code counts)"),
+        "{}",
+        over[0].2
+    );
+    assert_eq!(lint(1.4), Vec::new());
+    // `tokens --session` counts alike: ≈ 1.25 times the plain count, each tool rounded.
+    let (_, stdout, _) = run(
+        &dir,
+        &["tokens", "--session", "dev", "--format", "json"],
+        None,
+    );
+    let session = &serde_json::from_str::<Value>(&stdout).unwrap()["session"];
+    let counted = session["loaded_tokens"].as_f64().unwrap();
+    assert!(
+        (counted - plain * 1.25).abs() <= 3.0,
+        "{counted} vs {plain}"
+    );
+}
+
 #[test]
 fn tokens_of_a_session_have_a_bar_per_server() {
     let dir = scratch("sessions-tokens");

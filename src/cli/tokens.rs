@@ -37,16 +37,13 @@ pub(super) fn run(args: TokensArgs) -> Result<i32> {
         .or(target.as_ref().map(|(_, count)| count.encoding))
         .unwrap_or(config.tokenizer);
     if let Some(name) = &args.session {
-        return tokens_of_session(&args, &config, name, encoding);
+        return tokens_of_session(&args, &config, name, target);
     }
     if let Some(live) = live {
         let session = live.session.clone();
         let (captures, errors) = live.capture(args.live.limits());
         let window = args.window.unwrap_or(crate::token_report::DEFAULT_WINDOW);
-        let mut report = live_tokens(&captures, session.as_ref(), encoding, window)?;
-        if let Some((name, count)) = &target {
-            report.count_as(name, count);
-        }
+        let report = live_tokens(&captures, session.as_ref(), target, encoding, window)?;
         print_tokens(&args, &report);
         for error in &errors {
             print_error(error);
@@ -81,15 +78,21 @@ pub(super) fn run(args: TokensArgs) -> Result<i32> {
     })
 }
 
-/// The token report of captured servers; a host config's servers as one session of its host.
+/// The token report of captured servers, counted as `target` counts; a host config's servers
+/// as one session of its host, counted as that host counts unless `target` says otherwise.
 pub(super) fn live_tokens(
     captures: &[crate::read::live::Capture],
     session: Option<&(String, String)>,
+    target: Option<(String, crate::targets::profile::TokenCount)>,
     encoding: Encoding,
     window: usize,
 ) -> Result<crate::token_report::Report> {
     let inputs = captures.iter().map(|capture| capture.input()).collect();
     let mut report = crate::token_report::report(inputs, &Registry::builtin()?, encoding, window);
+    let target = target.or_else(|| session.and_then(|(_, host)| host_count(host)));
+    if let Some((name, count)) = &target {
+        report.count_as(name, count);
+    }
     if let Some((name, host)) = session {
         let servers: Vec<String> = captures.iter().map(|c| c.name.clone()).collect();
         session_of(
@@ -104,20 +107,37 @@ pub(super) fn live_tokens(
     Ok(report)
 }
 
+/// How `host` counts tokens, when its profile says (claude-code: Claude's estimate).
+fn host_count(host: &str) -> Option<(String, crate::targets::profile::TokenCount)> {
+    let profile = crate::targets::find(host).ok()?;
+    let count = profile.tokens.clone()?;
+    Some((profile.name.to_string(), count))
+}
+
 /// `toolcheck tokens --session NAME`: the session's files of toolcheck.yaml, counted together.
 pub(super) fn tokens_of_session(
     args: &TokensArgs,
     config: &Config,
     name: &str,
-    encoding: Encoding,
+    target: Option<(String, crate::targets::profile::TokenCount)>,
 ) -> Result<i32> {
     let crate::config::sessions::SessionInputs {
         session,
         inputs,
         servers,
     } = crate::config::sessions::session_inputs(config, name)?;
+    // Counted as `--target` says, else as the session's host counts: its share of the window
+    // is the host's.
+    let target = target.or_else(|| host_count(&session.host.value));
+    let encoding = args
+        .tokenizer
+        .or(target.as_ref().map(|(_, count)| count.encoding))
+        .unwrap_or(config.tokenizer);
     let window = args.window.unwrap_or(session.window);
     let mut report = crate::token_report::report(inputs, &Registry::builtin()?, encoding, window);
+    if let Some((name, count)) = &target {
+        report.count_as(name, count);
+    }
     session_of(
         &mut report,
         name,

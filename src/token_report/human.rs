@@ -109,6 +109,11 @@ fn write_file_header(
         }
     }
     let _ = writeln!(out, "{}", paint("1", &header));
+    write_count(out, report);
+}
+
+/// Under a target's count: how it counts (`counted as `anthropic` counts: ...`).
+fn write_count(out: &mut String, report: &Report) {
     if let Some(count) = &report.count {
         let kind = match count.approximate {
             true => "an estimate (≈): its tokenizer is not published",
@@ -119,6 +124,14 @@ fn write_file_header(
             "  counted as `{}` counts: {}, {kind}; the parts are exact {} counts",
             count.target, count.method, report.tokenizer
         );
+    }
+}
+
+/// `≈ ` before a total that is an estimate.
+fn about(report: &Report) -> &'static str {
+    match &report.count {
+        Some(count) if count.approximate => "≈ ",
+        _ => "",
     }
 }
 
@@ -230,10 +243,7 @@ fn write_file_totals(
         "  loaded: {} {}, {}{} tokens = {:.2}% of a {}-token window",
         loaded_count,
         plural(loaded_count, "tool", "tools"),
-        match &report.count {
-            Some(count) if count.approximate => "≈ ",
-            _ => "",
-        },
+        about(report),
         group_digits(file.loaded_tokens),
         file.window_share * 100.0,
         group_digits(report.window)
@@ -334,10 +344,14 @@ fn render_session(
                 plural(servers, "server", "servers"),
                 session.tools,
                 plural(session.tools, "tool", "tools"),
-                report.tokenizer
+                match &report.count {
+                    Some(count) => format!("`{}`", count.target),
+                    None => report.tokenizer.to_string(),
+                }
             )
         )
     );
+    write_count(out, report);
     write_server_table(out, session, style, paint);
     write_session_totals(out, session, report, paint);
     if session.over_threshold {
@@ -401,7 +415,8 @@ fn write_session_totals(
     let budget = (report.window as f64 * THRESHOLD) as usize;
     let _ = writeln!(
         out,
-        "  total: {} tokens loaded = {:.2}% of a {}-token window ({} {:.0}%, {} tokens)",
+        "  total: {}{} tokens loaded = {:.2}% of a {}-token window ({} {:.0}%, {} tokens)",
+        about(report),
         group_digits(session.loaded_tokens),
         session.window_share * 100.0,
         group_digits(report.window),
@@ -432,12 +447,24 @@ fn write_session_totals(
             group_digits(loading.deferred_names_tokens)
         );
     }
+    let prompt = match &report.count {
+        Some(count) if count.per_request > 0 => format!(
+            "{}{} tokens as `{}` counts",
+            about(report),
+            group_digits(count.per_request),
+            count.target
+        ),
+        _ => "a few hundred tokens".to_string(),
+    };
     let _ = writeln!(
         out,
         "  {}",
         paint(
             "2",
-            "note: the provider's tool-use system prompt (a few hundred tokens) comes on top"
+            &format!(
+                "note: the provider's tool-use system prompt ({prompt}) comes on top, once \
+                 per request"
+            )
         )
     );
 }

@@ -256,17 +256,27 @@ pub struct ServerTokens {
 
 impl SessionTokens {
     /// The session of `report`'s files; `servers[i]` is the server name of `report.files[i]`.
+    /// Its totals are the tools' definitions: a target's overhead per request is in each
+    /// file's loaded total, not once per server (the host's 10% is of its definitions).
     pub fn of(report: &Report, name: &str, host: &str, servers: &[String]) -> SessionTokens {
         let mut rows: Vec<ServerTokens> = report
             .files
             .iter()
             .zip(servers)
-            .map(|(file, server)| ServerTokens {
-                server: server.clone(),
-                file: file.file.clone(),
-                loaded_tools: file.loaded().count(),
-                loaded_tokens: file.loaded_tokens,
-                share: 0.0,
+            .map(|(file, server)| {
+                let loaded_tools = file.loaded().count();
+                let overhead = if loaded_tools > 0 {
+                    report.per_request
+                } else {
+                    0
+                };
+                ServerTokens {
+                    server: server.clone(),
+                    file: file.file.clone(),
+                    loaded_tools,
+                    loaded_tokens: file.loaded_tokens - overhead,
+                    share: 0.0,
+                }
             })
             .collect();
         let loaded: usize = rows.iter().map(|row| row.loaded_tokens).sum();

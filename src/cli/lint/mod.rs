@@ -234,6 +234,7 @@ fn read_inputs(
         let report = live_tokens(
             &captures,
             Some(session),
+            None,
             run.linter.encoding,
             crate::config::sessions::DEFAULT_WINDOW,
         )?;

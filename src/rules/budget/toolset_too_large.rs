@@ -78,6 +78,13 @@ impl Rule for ToolsetTooLarge {
     /// the fewest servers to defer (largest first) to get under it.
     fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
         let budget = (session.window as f64 * THRESHOLD) as usize;
+        // Counted as the host counts (claude-code: Claude's estimate from o200k_base), as
+        // its share of the window is the host's.
+        let host_count = session.host.tokens.as_ref();
+        // Of one tool, or (for the bound below) of several: `tools` of them.
+        let as_host = |exact: usize, tools: usize| {
+            host_count.map_or(exact, |count| count.scale(exact) + count.per_tool * tools)
+        };
         let loaded: Vec<Vec<_>> = sets
             .iter()
             .map(|set| {
@@ -94,7 +101,9 @@ impl Rule for ToolsetTooLarge {
             .enumerate()
             .map(|(index, tools)| ctx.file(index).tokens.tools_bytes(tools))
             .sum();
-        if bytes <= budget {
+        let tools: usize = loaded.iter().map(Vec::len).sum();
+        // (Each tool's count is rounded on its own: at most one more each.)
+        if as_host(bytes, tools) + tools <= budget {
             return;
         }
         let mut servers: Vec<(&str, usize)> = loaded
@@ -104,7 +113,8 @@ impl Rule for ToolsetTooLarge {
                 let counts = ctx.file(index).tokens.tools(tools);
                 (
                     session.servers[index],
-                    counts.iter().map(|c| c.total()).sum(),
+                    // Each tool counted as the token report counts it.
+                    counts.iter().map(|c| as_host(c.total(), 1)).sum(),
                 )
             })
             .collect();
@@ -150,12 +160,20 @@ impl Rule for ToolsetTooLarge {
              `defer_loading: true`, largest server first, and keep the 3-5 most used loaded"
                 .to_string()
         };
+        let counted = match host_count {
+            Some(count) if count.approximate => {
+                format!(
+                    "≈, {} × {} as {} counts",
+                    count.encoding, count.factor, session.host.name
+                )
+            }
+            _ => ctx.file(0).encoding.to_string(),
+        };
         let message = format!(
-            "session `{}` loads {} tokens of tools ({}) from {} {}, {:.1}% of its {}-token \
-             window, over {:.0}% ({})",
+            "session `{}` loads {} tokens of tools ({counted}) from {} {}, {:.1}% of its \
+             {}-token window, over {:.0}% ({})",
             session.name,
             group_digits(total),
-            ctx.file(0).encoding,
             servers.len(),
             if servers.len() == 1 {
                 "server"
