@@ -455,6 +455,27 @@ fn tool_search_modes_decide_what_claude_code_loads() {
         )),
         "{stdout}"
     );
+    // Claude Code's own tools share the window (the profile's reported estimate): part of
+    // them deferred while tool search is on, all loaded when it is off.
+    let own = |session: &str| {
+        let (_, stdout, _) = run(
+            &dir,
+            &["tokens", "--session", session, "--format", "json"],
+            None,
+        );
+        let document: Value = serde_json::from_str(&stdout).unwrap();
+        let own = &document["session"]["host_tools"];
+        (
+            own["loaded_tokens"].as_u64(),
+            own["deferred_tokens"].as_u64(),
+        )
+    };
+    assert_eq!(own("default"), (Some(11_600), Some(7_300)));
+    assert_eq!(own("upfront"), (Some(18_900), Some(0)));
+    assert!(
+        stdout.contains("with claude-code's own tools (≈ 11,600 tokens loaded, ≈ 7,300 deferred"),
+        "{stdout}"
+    );
     // Another host loads what the file says: no tool-search line.
     let dir = scratch("sessions-tool-search-other-host");
     std::fs::copy(
@@ -477,6 +498,7 @@ fn tool_search_modes_decide_what_claude_code_loads() {
         document["session"].get("host_loading").is_none(),
         "{stdout}"
     );
+    assert!(document["session"].get("host_tools").is_none(), "{stdout}");
     assert_eq!(document["session"]["deferred_tokens"], 0);
 }
 

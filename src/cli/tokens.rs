@@ -162,8 +162,24 @@ fn session_of(
 ) {
     let loading = (host == crate::targets::tool_search::DEFERRING_HOST)
         .then(|| report.load_as_host(tool_search, servers, encoding));
+    // The host's own tools are deferred when its tool search is on for the session's.
+    let defers = loading
+        .as_ref()
+        .is_some_and(|loading| tool_search.always_defers() || loading.deferred_tools > 0);
     let mut session = crate::token_report::SessionTokens::of(report, name, host, servers);
     session.host_loading = loading;
+    let profile = crate::targets::find(host).ok();
+    if let Some(own) = profile
+        .as_ref()
+        .and_then(|profile| profile.host_tools.as_ref())
+    {
+        session.host_tools = Some(crate::token_report::HostToolTokens::of(
+            own,
+            &session,
+            report.window,
+            defers,
+        ));
+    }
     report.session = Some(session);
 }
 

@@ -155,6 +155,7 @@ mod tests {
             extends: Vec::new(),
             readings: Vec::new(),
             tokens: None,
+            host_tools: None,
             constraints: vec![Arc::new(Constraint {
                 check: Check::MaxTools(2),
                 effect: Effect::Dropped,

@@ -44,6 +44,8 @@ pub struct Profile {
     pub readings: Vec<String>,
     /// How it counts tokens (its own, else its first parent's that has one).
     pub tokens: Option<profile::TokenCount>,
+    /// A host's own tools (its own figure, never inherited).
+    pub host_tools: Option<profile::HostTools>,
     /// Its own constraints, then those it inherits.
     pub constraints: Vec<Arc<Constraint>>,
 }
@@ -156,6 +158,7 @@ fn resolve(file: &ProfileFile, parents: &[Arc<Profile>]) -> Result<Profile> {
             .tokens
             .clone()
             .or_else(|| parents.iter().find_map(|parent| parent.tokens.clone())),
+        host_tools: file.host_tools.clone(),
         constraints,
     })
 }
@@ -341,6 +344,24 @@ pub fn explain(profile: &Profile) -> String {
             tokens.source, tokens.verified
         );
         if let Some(note) = &tokens.note {
+            let _ = writeln!(out, "  note: {note}");
+        }
+    }
+    if let Some(host) = &profile.host_tools {
+        let _ = writeln!(out, "\n## Its own tools\n");
+        let _ = writeln!(
+            out,
+            "- ≈ {} tokens loaded, ≈ {} deferred ({}), beside the tools it loads",
+            crate::text::group_digits(host.loaded),
+            crate::text::group_digits(host.deferred),
+            host.version
+        );
+        let _ = writeln!(
+            out,
+            "  source: {} (verified {})",
+            host.source, host.verified
+        );
+        if let Some(note) = &host.note {
             let _ = writeln!(out, "  note: {note}");
         }
     }

@@ -22,6 +22,9 @@ pub struct ProfileFile {
     /// How the target counts tokens; a profile without inherits its first parent's.
     #[serde(default)]
     pub tokens: Option<TokenCount>,
+    /// A host's own tools, which share the window with the tools it loads (not inherited).
+    #[serde(default)]
+    pub host_tools: Option<HostTools>,
     /// `constraints:` with nothing under it is an empty list.
     #[serde(default, deserialize_with = "null_as_empty")]
     pub constraints: Vec<RawConstraint>,
@@ -88,6 +91,24 @@ pub struct TokenCount {
     pub per_tool: usize,
     #[serde(default)]
     pub per_request: usize,
+    pub source: String,
+    pub verified: String,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// What a host's own (built-in) tools take of the window: a reported, versioned estimate, in
+/// the host's tokens.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct HostTools {
+    /// Loaded up front.
+    pub loaded: usize,
+    /// Deferred behind the host's tool search.
+    #[serde(default)]
+    pub deferred: usize,
+    /// The host release the figures are of.
+    pub version: String,
     pub source: String,
     pub verified: String,
     #[serde(default)]

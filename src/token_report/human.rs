@@ -428,6 +428,24 @@ fn write_session_totals(
         THRESHOLD * 100.0,
         group_digits(budget)
     );
+    if let Some(own) = &session.host_tools {
+        let loading = match own.deferred_tokens {
+            0 => format!("≈ {} tokens, all loaded", group_digits(own.loaded_tokens)),
+            deferred => format!(
+                "≈ {} tokens loaded, ≈ {} deferred",
+                group_digits(own.loaded_tokens),
+                group_digits(deferred)
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "  with {}'s own tools ({loading}; {}): ≈ {} tokens = {:.2}% of the window",
+            session.host,
+            own.version,
+            group_digits(own.loaded_tokens + session.loaded_tokens),
+            own.window_share_with_session * 100.0
+        );
+    }
     if session.deferred_tokens > 0 {
         let _ = writeln!(
             out,

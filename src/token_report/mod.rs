@@ -240,6 +240,45 @@ pub struct SessionTokens {
     /// How its host loaded the tools, when the host defers by `tool-search:`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_loading: Option<HostLoading>,
+    /// The host's own tools, when its profile says what they take.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_tools: Option<HostToolTokens>,
+}
+
+/// A host's own (built-in) tools beside a session's: a reported, versioned estimate (≈).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct HostToolTokens {
+    pub loaded_tokens: usize,
+    pub deferred_tokens: usize,
+    /// The host release the figures are of.
+    pub version: String,
+    pub source: String,
+    /// The session's loaded tokens and the host's own, of the window.
+    pub window_share_with_session: f64,
+}
+
+impl HostToolTokens {
+    /// `host`'s figures beside `session`'s loaded tools in a `window`-token context; `defers`:
+    /// its tool search is on (else it loads its deferrable tools too).
+    pub fn of(
+        host: &crate::targets::profile::HostTools,
+        session: &SessionTokens,
+        window: usize,
+        defers: bool,
+    ) -> HostToolTokens {
+        let (loaded, deferred) = match defers {
+            true => (host.loaded, host.deferred),
+            false => (host.loaded + host.deferred, 0),
+        };
+        HostToolTokens {
+            loaded_tokens: loaded,
+            deferred_tokens: deferred,
+            version: host.version.clone(),
+            source: host.source.clone(),
+            window_share_with_session: (loaded + session.loaded_tokens) as f64
+                / window.max(1) as f64,
+        }
+    }
 }
 
 /// One server (file) of a session.
@@ -305,6 +344,7 @@ impl SessionTokens {
             over_threshold,
             servers: rows,
             host_loading: None,
+            host_tools: None,
         }
     }
 }
