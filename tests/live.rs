@@ -57,6 +57,10 @@ fn main() {
             "a_host_config_is_one_session_and_a_failure_does_not_stop_the_others",
             a_host_config_is_one_session_and_a_failure_does_not_stop_the_others,
         ),
+        (
+            "a_server_claude_code_always_loads_is_never_deferred",
+            a_server_claude_code_always_loads_is_never_deferred,
+        ),
         ("snapshot_writes_and_checks", snapshot_writes_and_checks),
         (
             "a_detached_helper_ends_with_toolcheck_on_exit_sigterm_and_sighup",
@@ -713,6 +717,52 @@ fn a_host_config_is_one_session_and_a_failure_does_not_stop_the_others() {
     assert!(
         messages[0].starts_with("session `.mcp.json` loads 505 tools from 2 servers"),
         "{messages:?}"
+    );
+}
+
+/// Issue 32: `alwaysLoad: true` on a server of a Claude Code host config keeps its tools
+/// loaded while tool search defers the other servers'; a value that is not a boolean is the
+/// config's error.
+fn a_server_claude_code_always_loads_is_never_deferred() {
+    let dir = scratch("always-load");
+    let server = this_server();
+    let config = json!({"mcpServers": {
+        "records": {"command": &server, "env": {MODE: "pages"}, "alwaysLoad": true},
+        "bulk": {"command": &server, "env": {MODE: "many"}},
+    }});
+    std::fs::write(dir.join(".mcp.json"), config.to_string()).unwrap();
+    let run = toolcheck_with(
+        &dir,
+        "none",
+        &[
+            "tokens",
+            "--no-config",
+            "--format",
+            "json",
+            "--host-config",
+            ".mcp.json",
+        ],
+        &[("ENABLE_TOOL_SEARCH", "true")],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = json(&run);
+    let loading = &report["session"]["host_loading"];
+    assert_eq!(loading["loaded_tools"], 5, "{loading}");
+    assert_eq!(loading["deferred_tools"], 500, "{loading}");
+    let config = json!({"mcpServers": {
+        "records": {"command": &server, "env": {MODE: "pages"}, "alwaysLoad": "yes"},
+    }});
+    std::fs::write(dir.join(".mcp.json"), config.to_string()).unwrap();
+    let run = toolcheck(
+        &dir,
+        "none",
+        &["tokens", "--no-config", "--host-config", ".mcp.json"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.says("server `records`: `alwaysLoad` is `true` or `false`"),
+        "{}",
+        run.stderr
     );
 }
 

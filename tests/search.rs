@@ -830,3 +830,42 @@ fn a_tool_claude_code_keeps_loaded_is_never_weak_at_search() {
     assert_ne!(kept, text);
     assert_eq!(weak("", &kept), Vec::<String>::new());
 }
+
+/// Issue 32: every deferral and tool-search behaviour toolcheck models is cited, with its
+/// date or release, by the profile it belongs to (`explain --target`), and docs/search.md names
+/// the Claude Code release the default engine follows.
+#[test]
+fn the_profiles_cite_each_tool_search_behaviour() {
+    let dir = scratch("search_profiles_cite");
+    for (target, count) in [("claude-code", 4), ("anthropic", 4)] {
+        let (code, stdout, stderr) = run(&dir, &["explain", "--target", target], None);
+        assert_eq!(code, 0, "{stderr}");
+        let start = stdout
+            .find("## Deferral and tool search\n")
+            .unwrap_or_else(|| panic!("{target}: {stdout}"));
+        let section = &stdout[start..stdout[start..].find("\n## Constraints").unwrap() + start];
+        let lines: Vec<&str> = section.lines().collect();
+        let bullets: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with("- "))
+            .collect();
+        assert_eq!(bullets.len(), count, "{target}: {section}");
+        for i in bullets {
+            assert!(
+                lines[i + 1].starts_with("  toolcheck: "),
+                "{}",
+                lines[i + 1]
+            );
+            let source = lines[i + 2];
+            assert!(
+                source.starts_with("  source: ") && source.contains(" (verified "),
+                "{target}: {source}"
+            );
+        }
+    }
+    let docs = std::fs::read_to_string(common::root().join("docs/search.md")).unwrap();
+    assert!(docs.contains("Claude Code 2.1.178"), "the release is named");
+    assert!(
+        docs.contains("claude-code-2.0"),
+        "the older reading is named"
+    );
+}

@@ -156,6 +156,7 @@ mod tests {
             readings: Vec::new(),
             tokens: None,
             host_tools: None,
+            tool_search: Vec::new(),
             constraints: vec![Arc::new(Constraint {
                 check: Check::MaxTools(2),
                 effect: Effect::Dropped,

@@ -56,7 +56,7 @@ pub fn normalize<'a>(root: &'a Node, reporter: &mut Reporter<'_>) -> ToolSet<'a>
         NodeKind::Array(items) => read_tools(items, &mut set, reporter),
         NodeKind::Object(_) => {
             if let Some(tools) = root.entry("tools") {
-                read_set_fields(root, &mut set, reporter);
+                let always_load = read_set_fields(root, &mut set, reporter);
                 match tools.value.as_array() {
                     // Gemini also nests its declarations as `tools: [{functionDeclarations}]`.
                     Some(items) => {
@@ -72,6 +72,12 @@ pub fn normalize<'a>(root: &'a Node, reporter: &mut Reporter<'_>) -> ToolSet<'a>
                         }
                     }
                     None => wrong_type(reporter, &tools.value, "an array of tools", Field::File),
+                }
+                // A host config's server with `alwaysLoad` keeps every tool of it loaded.
+                if always_load {
+                    for tool in &mut set.tools {
+                        tool.always_load = true;
+                    }
                 }
             } else if let Some(declarations) = root.get("functionDeclarations") {
                 read_declarations(declarations, &mut set, reporter);
@@ -170,9 +176,16 @@ fn unrecognized(reporter: &mut Reporter<'_>, root: &Node) {
         );
 }
 
-fn read_set_fields<'a>(root: &'a Node, set: &mut ToolSet<'a>, reporter: &mut Reporter<'_>) {
+/// The set's own fields; whether it says its host keeps every tool loaded (`alwaysLoad: true`,
+/// which a capture of a host config's server carries over from the config).
+fn read_set_fields<'a>(root: &'a Node, set: &mut ToolSet<'a>, reporter: &mut Reporter<'_>) -> bool {
     set.instructions = string_entry(root, "instructions", Field::Instructions, reporter);
     set.server = string_entry(root, "server", Field::File, reporter);
+    let always_load = root
+        .entry("alwaysLoad")
+        .and_then(|entry| typed(entry, Expect::Bool, Field::File, reporter))
+        .and_then(|entry| entry.value.as_bool())
+        == Some(true);
     // A file whose tools use native keys is a native set file; its own unknown keys are errors.
     let native = root
         .get("tools")
@@ -185,6 +198,7 @@ fn read_set_fields<'a>(root: &'a Node, set: &mut ToolSet<'a>, reporter: &mut Rep
     if native {
         unknown_keys(root, NATIVE_SET_KEYS, Field::File, reporter);
     }
+    always_load
 }
 
 fn read_declarations<'a>(node: &'a Node, set: &mut ToolSet<'a>, reporter: &mut Reporter<'_>) {

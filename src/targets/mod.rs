@@ -46,6 +46,8 @@ pub struct Profile {
     pub tokens: Option<profile::TokenCount>,
     /// A host's own tools (its own figure, never inherited).
     pub host_tools: Option<profile::HostTools>,
+    /// How it defers and searches tools (its own, never inherited).
+    pub tool_search: Vec<profile::Behaviour>,
     /// Its own constraints, then those it inherits.
     pub constraints: Vec<Arc<Constraint>>,
 }
@@ -159,6 +161,7 @@ fn resolve(file: &ProfileFile, parents: &[Arc<Profile>]) -> Result<Profile> {
             .clone()
             .or_else(|| parents.iter().find_map(|parent| parent.tokens.clone())),
         host_tools: file.host_tools.clone(),
+        tool_search: file.tool_search.clone(),
         constraints,
     })
 }
@@ -363,6 +366,21 @@ pub fn explain(profile: &Profile) -> String {
         );
         if let Some(note) = &host.note {
             let _ = writeln!(out, "  note: {note}");
+        }
+    }
+    if !profile.tool_search.is_empty() {
+        let _ = writeln!(out, "\n## Deferral and tool search\n");
+        for behaviour in &profile.tool_search {
+            let _ = writeln!(out, "- {}", behaviour.behaviour);
+            let _ = writeln!(out, "  toolcheck: {}", behaviour.modelled_by);
+            let _ = writeln!(
+                out,
+                "  source: {} (verified {})",
+                behaviour.source, behaviour.verified
+            );
+            if let Some(note) = &behaviour.note {
+                let _ = writeln!(out, "  note: {note}");
+            }
         }
     }
     let _ = writeln!(out, "\n## Constraints\n");

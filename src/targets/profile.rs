@@ -25,6 +25,10 @@ pub struct ProfileFile {
     /// A host's own tools, which share the window with the tools it loads (not inherited).
     #[serde(default)]
     pub host_tools: Option<HostTools>,
+    /// How the target defers tools and searches them, as toolcheck models it (not inherited:
+    /// a host runs its own search).
+    #[serde(default)]
+    pub tool_search: Vec<Behaviour>,
     /// `constraints:` with nothing under it is an empty list.
     #[serde(default, deserialize_with = "null_as_empty")]
     pub constraints: Vec<RawConstraint>,
@@ -110,6 +114,21 @@ pub struct HostTools {
     /// The host release the figures are of.
     pub version: String,
     pub source: String,
+    pub verified: String,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// One behaviour toolcheck models, with where it comes from and when it was read (or the
+/// release it is of).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Behaviour {
+    pub behaviour: String,
+    /// What in toolcheck follows it (a rule, an engine, a command).
+    pub modelled_by: String,
+    pub source: String,
+    /// The date the source was read, or the release it describes.
     pub verified: String,
     #[serde(default)]
     pub note: Option<String>,

@@ -214,9 +214,21 @@ impl Reader<'_> {
                 cwd,
             }
         };
+        // Claude Code: `alwaysLoad: true` keeps the server's tools loaded whatever
+        // ENABLE_TOOL_SEARCH says.
+        let always_load = match node.get("alwaysLoad") {
+            None => false,
+            Some(flag) => flag.as_bool().ok_or_else(|| {
+                self.error(
+                    flag,
+                    format!("server `{name}`: `alwaysLoad` is `true` or `false`"),
+                )
+            })?,
+        };
         Ok(Server {
             name: Some(name.to_string()),
             launch,
+            always_load,
         })
     }
 

@@ -42,6 +42,8 @@ pub struct Server {
     /// the server's own `serverInfo.name`.
     pub name: Option<String>,
     pub launch: Launch,
+    /// `alwaysLoad: true` in a Claude Code host config: its tools are never deferred.
+    pub always_load: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -96,11 +98,15 @@ pub struct Capture {
 }
 
 impl Capture {
-    fn new(name: String, instructions: Option<String>, tools: Value) -> Capture {
+    fn new(name: String, instructions: Option<String>, tools: Value, always_load: bool) -> Capture {
         let mut document = Map::new();
         document.insert("server".into(), Value::String(name.clone()));
         if let Some(instructions) = instructions {
             document.insert("instructions".into(), Value::String(instructions));
+        }
+        // The host config's word, kept with the tools it applies to.
+        if always_load {
+            document.insert("alwaysLoad".into(), Value::Bool(true));
         }
         document.insert("tools".into(), tools);
         let mut text = serde_json::to_string_pretty(&Value::Object(document))
@@ -147,6 +153,7 @@ impl Request {
                     inherit: Inherit::All,
                     cwd: None,
                 },
+                always_load: false,
             }],
             ..Request::default()
         })

@@ -261,7 +261,12 @@ where
     let instructions = info.as_ref().and_then(|info| info.instructions.clone());
     let pages = list_pages(&client, wire, timeout, &name).await;
     let _ = client.cancel().await;
-    Ok(Capture::new(name, instructions, merge_pages(pages?)))
+    Ok(Capture::new(
+        name,
+        instructions,
+        merge_pages(pages?),
+        server.always_load,
+    ))
 }
 
 /// Every page of `tools/list`, following `nextCursor` (each cursor once, at most `MAX_PAGES`).
