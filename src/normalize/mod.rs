@@ -227,6 +227,11 @@ fn read_tools<'a>(items: &'a [Node], set: &mut ToolSet<'a>, reporter: &mut Repor
         // OpenAI Chat Completions wraps the definition: {"type": "function", "function": {...}}.
         if let Some(function) = item.get("function").filter(|f| f.as_object().is_some()) {
             read_tool(function, Dialect::OpenAiChat, set, reporter);
+            // `defer_loading` written beside `function`, as a Responses tool has it.
+            if let (Some(entry), Some(tool)) = (item.entry("defer_loading"), set.tools.last_mut()) {
+                tool.defer_loading |= entry.value.as_bool() == Some(true);
+                tool.defer_loading_at.get_or_insert(entry);
+            }
             continue;
         }
         let kind = item.get("type").and_then(Node::as_str);
@@ -392,6 +397,7 @@ fn read_tool<'a>(
         limits,
         results,
         defer_loading,
+        defer_loading_at: node.entry("defer_loading"),
         always_load,
         search_hint,
         search_queries,

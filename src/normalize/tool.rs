@@ -63,6 +63,36 @@ pub enum Dialect {
     Generic,
 }
 
+impl Dialect {
+    /// The shape's name in target profiles (`openai-responses`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Native => "native",
+            Dialect::Mcp => "mcp",
+            Dialect::Anthropic => "anthropic",
+            Dialect::OpenAiChat => "openai-chat",
+            Dialect::OpenAiResponses => "openai-responses",
+            Dialect::Gemini => "gemini",
+            Dialect::Harness => "harness",
+            Dialect::Generic => "generic",
+        }
+    }
+
+    /// A tool of this shape, for a message: `a Chat Completions tool`.
+    pub fn a_tool(self) -> &'static str {
+        match self {
+            Dialect::Native => "a toolcheck manifest's tool",
+            Dialect::Mcp => "an MCP tool",
+            Dialect::Anthropic => "an Anthropic tool",
+            Dialect::OpenAiChat => "a Chat Completions tool",
+            Dialect::OpenAiResponses => "a Responses API tool",
+            Dialect::Gemini => "a Gemini function declaration",
+            Dialect::Harness => "a harness tool",
+            Dialect::Generic => "a plain function",
+        }
+    }
+}
+
 /// One tool, normalized. Each field is the entry it came from (key span + value node).
 #[derive(Debug)]
 pub struct Tool<'a> {
@@ -79,6 +109,9 @@ pub struct Tool<'a> {
     pub limits: Option<&'a Entry>,
     pub results: Option<&'a Entry>,
     pub defer_loading: bool,
+    /// The `defer_loading` key, where it is written (on an OpenAI Chat Completions tool, the
+    /// wrapper's or the function's).
+    pub defer_loading_at: Option<&'a Entry>,
     pub always_load: bool,
     pub search_hint: Option<&'a Entry>,
     /// Queries tool search must find the tool with (`not-found-by-search`).
@@ -115,6 +148,7 @@ impl<'a> Tool<'a> {
             limits: None,
             results: None,
             defer_loading: false,
+            defer_loading_at: None,
             always_load: false,
             search_hint: None,
             search_queries: None,

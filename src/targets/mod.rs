@@ -414,6 +414,7 @@ fn effect_text(effect: Effect) -> &'static str {
         Effect::Truncated => "the model never reads the rest",
         Effect::Rewritten => "the model sees the rewritten name",
         Effect::Nonconforming => "otherwise the server does not conform",
+        Effect::Ignored => "elsewhere it is ignored",
     }
 }
 
@@ -478,6 +479,11 @@ pub fn describe(check: &Check) -> String {
         }
         Check::MaxTools(max) => format!("at most {max} tools"),
         Check::NotAllDeferred => "at least one tool is not deferred (`defer_loading`)".into(),
+        Check::DeferLoadingIn(shapes) => format!(
+            "`defer_loading` is read only on tools written as {}: every other tool is loaded \
+             with every request",
+            list(shapes)
+        ),
         Check::SnippetRequired => {
             "a tool without a snippet is left out of the system prompt's tool list".into()
         }

@@ -178,6 +178,8 @@ pub enum Effect {
     Rewritten,
     /// Not what the specification says a conforming server sends.
     Nonconforming,
+    /// The target accepts it and does nothing with it.
+    Ignored,
 }
 
 impl Effect {
@@ -189,6 +191,7 @@ impl Effect {
             Effect::Truncated => "truncates it",
             Effect::Rewritten => "rewrites it",
             Effect::Nonconforming => "does not allow it",
+            Effect::Ignored => "ignores it",
         }
     }
 }
@@ -257,6 +260,9 @@ pub enum Check {
     MaxTools(u64),
     /// At least one tool must not be deferred (`defer_loading`).
     NotAllDeferred,
+    /// `defer_loading` is read only on tools of these shapes (`openai-responses`); elsewhere
+    /// the tool is loaded with every request.
+    DeferLoadingIn(Vec<String>),
     /// A tool without a snippet is left out of the system prompt's tool list.
     SnippetRequired,
     /// The schema root's `type` must be this one type (`object`), written as a string.

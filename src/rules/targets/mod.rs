@@ -3,6 +3,7 @@
 //! profiles (`targets/<name>.yaml`, src/targets/) and find nothing when no target is selected.
 
 pub mod all_tools_deferred;
+pub mod defer_loading_ignored;
 pub mod helpers;
 pub mod many_loaded_beside_search;
 pub mod name_rejected_by_target;
