@@ -261,6 +261,33 @@ fn a_claude_code_session_is_counted_as_its_host_counts() {
     );
 }
 
+/// Issue 32: under `auto:N` Claude Code loads every tool while their definitions stay under
+/// N% of the window and defers them all past it: `too-many-tools` counts 40 loaded tools in a
+/// large window and none (but the `alwaysLoad` ones) once the share is reached.
+#[test]
+fn too_many_tools_counts_what_auto_loads() {
+    let dir = scratch("sessions-auto-tool-count");
+    let names: Vec<String> = (0..40).map(|i| format!("tool_{i:02}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    write(&dir, &[("a.json", server(&names))]);
+    let lint = |mode: &str, window: usize| {
+        std::fs::write(
+            dir.join("toolcheck.yaml"),
+            format!(
+                "include: [\"*.json\"]\nsessions:\n  - {{name: dev, host: claude-code, \
+                 tool-search: \"{mode}\", window: {window}, files: [a.json]}}\n"
+            ),
+        )
+        .unwrap();
+        findings(&dir, &["--select", "TC108", "a.json"])
+    };
+    let loaded = lint("auto", 10_000_000);
+    assert_eq!(loaded.len(), 1, "{loaded:?}");
+    assert!(loaded[0].2.contains("loads 40 tools"), "{}", loaded[0].2);
+    assert_eq!(lint("auto", 1_000), Vec::new());
+    assert_eq!(lint("auto:0", 10_000_000), Vec::new());
+}
+
 #[test]
 fn tokens_of_a_session_have_a_bar_per_server() {
     let dir = scratch("sessions-tokens");

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use std::sync::Arc;
 
-use super::helpers::{report_session, report_set, shown};
+use super::helpers::{auto_defers_all, report_session, report_set, shown};
 use crate::normalize::ToolSet;
 use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::targets::Active;
@@ -50,13 +50,18 @@ impl Rule for TooManyTools {
     /// The session's loaded tools over `max-tools`, or over the tool cap of the session's
     /// host (a `max-tools` constraint of its profile), which wins: it is what the host does.
     fn check_session(&self, session: &SessionRef<'_>, sets: &[SetRef<'_>], ctx: &mut RunCtx<'_>) {
+        // `auto:N` past its share of the window defers all but the `alwaysLoad` tools.
+        let all_deferred = auto_defers_all(session, sets, ctx);
         let counts: Vec<usize> = sets
             .iter()
             .map(|set| {
                 set.set
                     .tools
                     .iter()
-                    .filter(|tool| session.loads(tool))
+                    .filter(|tool| match all_deferred {
+                        true => tool.always_load,
+                        false => session.loads(tool),
+                    })
                     .count()
             })
             .collect();

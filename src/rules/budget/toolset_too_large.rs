@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::helpers::{report_session, report_set, shown};
+use super::helpers::{report_session, report_set, shown, tokens_as_host};
 use crate::normalize::ToolSet;
 use crate::rule::{Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::text::group_digits;
@@ -81,7 +81,7 @@ impl Rule for ToolsetTooLarge {
         // Counted as the host counts (claude-code: Claude's estimate from o200k_base), as
         // its share of the window is the host's.
         let host_count = session.host.tokens.as_ref();
-        // Of one tool, or (for the bound below) of several: `tools` of them.
+        // The bound below: `tools` tools of `exact` bytes in all.
         let as_host = |exact: usize, tools: usize| {
             host_count.map_or(exact, |count| count.scale(exact) + count.per_tool * tools)
         };
@@ -110,11 +110,9 @@ impl Rule for ToolsetTooLarge {
             .iter()
             .enumerate()
             .map(|(index, tools)| {
-                let counts = ctx.file(index).tokens.tools(tools);
                 (
                     session.servers[index],
-                    // Each tool counted as the token report counts it.
-                    counts.iter().map(|c| as_host(c.total(), 1)).sum(),
+                    tokens_as_host(session, ctx, index, tools),
                 )
             })
             .collect();
