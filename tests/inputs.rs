@@ -335,3 +335,32 @@ fn a_file_that_cannot_be_read_fails_alone() {
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(stdout.contains("a.tool.yaml"), "{stdout}");
 }
+
+/// Issue 32: the functions of an OpenAI Responses namespace are tools of the set (linted,
+/// counted, deferred by their own `defer_loading`); the tool search tool is a skipped built-in.
+#[test]
+fn the_functions_of_an_openai_namespace_are_tools() {
+    let fixture = common::root().join("fixtures/inputs/responses-namespace.json");
+    let fixture = fixture.to_str().unwrap();
+    let dir = common::scratch("inputs_namespace");
+    let document = lint_json(&dir, &["--target", "openai", fixture]);
+    assert_eq!(document["summary"]["tools"], 2, "{document}");
+    assert_eq!(document["summary"]["skipped"], 1, "{document}");
+    let codes: Vec<&str> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| finding["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"TC207"), "{codes:?}");
+    // Responses functions: `defer_loading` is read, not ignored.
+    assert!(!codes.contains(&"TC613"), "{codes:?}");
+    let (code, stdout, stderr) = common::run(
+        &dir,
+        &["tokens", "--no-config", "--format", "json", fixture],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["total"]["deferred_tools"], 2, "{report}");
+}

@@ -235,6 +235,14 @@ fn read_tools<'a>(items: &'a [Node], set: &mut ToolSet<'a>, reporter: &mut Repor
             continue;
         }
         let kind = item.get("type").and_then(Node::as_str);
+        // An OpenAI Responses namespace groups functions the model sees by the namespace's name
+        // and description until tool search loads them: its functions are tools of the set.
+        if kind == Some("namespace")
+            && let Some(functions) = item.get("tools").and_then(Node::as_array)
+        {
+            read_tools(functions, set, reporter);
+            continue;
+        }
         if let Some(kind) = kind.filter(|kind| *kind != "function" && !has_schema(item)) {
             let deferred = item.get("defer_loading").and_then(Node::as_bool) == Some(true);
             set.builtins.push(Builtin {
