@@ -197,40 +197,29 @@ fn only_deferred_tools_are_search_results() {
         r#"{"name": "list_channels", "defer_loading": true,"#,
     );
     std::fs::write(dir.join("marked.json"), &marked).unwrap();
-    let (_, stdout, _) = run(
-        &dir,
-        &[
-            "search",
-            "message",
-            "marked.json",
-            "--no-config",
-            "--engine",
-            "bm25",
-            "--format",
-            "json",
-        ],
-        None,
-    );
-    let document = json(&stdout);
+    let bm25 = |file: &str| {
+        let (_, stdout, _) = run(
+            &dir,
+            &[
+                "search",
+                "message",
+                file,
+                "--no-config",
+                "--engine",
+                "bm25",
+                "--format",
+                "json",
+            ],
+            None,
+        );
+        json(&stdout)
+    };
+    let document = bm25("marked.json");
     assert_eq!(document["searched"], 1, "{document}");
     assert_eq!(document["loaded"], 2);
     assert_eq!(document["results"][0]["tool"], "list_channels");
     // Nothing deferred: every tool is searched.
-    let (_, stdout, _) = run(
-        &dir,
-        &[
-            "search",
-            "message",
-            "slack.json",
-            "--no-config",
-            "--engine",
-            "bm25",
-            "--format",
-            "json",
-        ],
-        None,
-    );
-    let document = json(&stdout);
+    let document = bm25("slack.json");
     assert_eq!(document["searched"], 3, "{document}");
     assert_eq!(document["loaded"], 0);
 }

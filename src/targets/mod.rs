@@ -341,14 +341,12 @@ pub fn explain(profile: &Profile) -> String {
         };
         let _ = writeln!(out, "\n## Token counts\n");
         let _ = writeln!(out, "- {}: {kind}", tokens.method());
-        let _ = writeln!(
-            out,
-            "  source: {} (verified {})",
-            tokens.source, tokens.verified
+        write_cited(
+            &mut out,
+            &tokens.source,
+            &tokens.verified,
+            tokens.note.as_deref(),
         );
-        if let Some(note) = &tokens.note {
-            let _ = writeln!(out, "  note: {note}");
-        }
     }
     if let Some(host) = &profile.host_tools {
         let _ = writeln!(out, "\n## Its own tools\n");
@@ -359,28 +357,19 @@ pub fn explain(profile: &Profile) -> String {
             crate::text::group_digits(host.deferred),
             host.version
         );
-        let _ = writeln!(
-            out,
-            "  source: {} (verified {})",
-            host.source, host.verified
-        );
-        if let Some(note) = &host.note {
-            let _ = writeln!(out, "  note: {note}");
-        }
+        write_cited(&mut out, &host.source, &host.verified, host.note.as_deref());
     }
     if !profile.tool_search.is_empty() {
         let _ = writeln!(out, "\n## Deferral and tool search\n");
         for behaviour in &profile.tool_search {
             let _ = writeln!(out, "- {}", behaviour.behaviour);
             let _ = writeln!(out, "  toolcheck: {}", behaviour.modelled_by);
-            let _ = writeln!(
-                out,
-                "  source: {} (verified {})",
-                behaviour.source, behaviour.verified
+            write_cited(
+                &mut out,
+                &behaviour.source,
+                &behaviour.verified,
+                behaviour.note.as_deref(),
             );
-            if let Some(note) = &behaviour.note {
-                let _ = writeln!(out, "  note: {note}");
-            }
         }
     }
     let _ = writeln!(out, "\n## Constraints\n");
@@ -395,16 +384,22 @@ pub fn explain(profile: &Profile) -> String {
             describe(&constraint.check),
             effect_text(constraint.effect)
         );
-        let _ = writeln!(
-            out,
-            "  source: {} (verified {})",
-            constraint.source, constraint.verified
+        write_cited(
+            &mut out,
+            &constraint.source,
+            &constraint.verified,
+            constraint.note.as_deref(),
         );
-        if let Some(note) = &constraint.note {
-            let _ = writeln!(out, "  note: {note}");
-        }
     }
     out
+}
+
+/// The `source:` line of a fact in `explain --target`, and its note.
+fn write_cited(out: &mut String, source: &str, verified: &str, note: Option<&str>) {
+    let _ = writeln!(out, "  source: {source} (verified {verified})");
+    if let Some(note) = note {
+        let _ = writeln!(out, "  note: {note}");
+    }
 }
 
 fn effect_text(effect: Effect) -> &'static str {
