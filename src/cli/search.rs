@@ -191,10 +191,7 @@ pub struct SessionSearch {
 pub fn session_inputs(config: &Config, name: &str) -> Result<SessionSearch> {
     let loaded = crate::config::sessions::session_inputs(config, name)?;
     let host = crate::targets::find(&loaded.session.host.value)?;
-    let deferral = match &*host.name == crate::targets::tool_search::DEFERRING_HOST {
-        true => Deferral::Host(loaded.session.tool_search),
-        false => Deferral::Marked,
-    };
+    let deferral = Deferral::of_host(&host.name, loaded.session.tool_search);
     Ok(SessionSearch {
         inputs: loaded.inputs,
         servers: loaded.servers,

@@ -33,6 +33,15 @@ impl Deferral {
         }
     }
 
+    /// What a session's host searches: Claude Code's by the session's mode, another host's
+    /// the marked tools.
+    pub fn of_host(host: &str, mode: ToolSearch) -> Deferral {
+        match host == crate::targets::tool_search::DEFERRING_HOST {
+            true => Deferral::Host(mode),
+            false => Deferral::Marked,
+        }
+    }
+
     /// Whether `tool` is deferred; `server`: it is an MCP server's (a host defers those).
     pub fn defers(self, tool: &Tool<'_>, server: bool) -> bool {
         match self {

@@ -92,10 +92,7 @@ pub fn of_session<'s, 'a>(session: &SessionRef<'_>, sets: &'s [SetRef<'a>]) -> S
 /// Every tool of a session, named as [`of_session`] names them.
 pub fn found_in_session<'s, 'a>(session: &SessionRef<'_>, sets: &'s [SetRef<'a>]) -> Found<'s, 'a> {
     let wire = wire_of(session.host);
-    let deferral = match session.host_defers() {
-        true => Deferral::Host(session.tool_search),
-        false => Deferral::Marked,
-    };
+    let deferral = Deferral::of_host(&session.host.name, session.tool_search);
     let mut found = Vec::new();
     for (set_index, set) in sets.iter().enumerate() {
         let naming = Naming {
