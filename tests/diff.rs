@@ -150,6 +150,44 @@ fn each_risky_change_is_risky_and_fails_only_with_fail_on_risky() {
     assert_eq!(code, 1);
 }
 
+/// Issue 31: results are part of what the model reads: a result reworded (with the sentence
+/// that went or came), added or removed is risky, and any change to a tool says it
+/// invalidates a cached prompt prefix from the tools on.
+#[test]
+fn a_changed_result_is_risky_with_its_sentence() {
+    let (old, new) = case("results");
+    let (code, document) = diff_json(&[&old, &new]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        changes(&document),
+        [
+            "risky ask_user_question: result `single_option` reworded, sentence removed: \
+             \"Do not retry this call and do not invent a filler second option.\"",
+            "risky ask_user_question: result `declined` reworded, sentence removed: \"The user \
+             declined to answer.\"",
+            "risky ask_user_question: result `declined` reworded, sentence removed: \"Continue \
+             with your best judgment or ask different questions.\"",
+            "risky ask_user_question: result `declined` reworded, sentence added: \"User \
+             declined to answer (cancelled the dialog).\"",
+            "risky ask_user_question: result `idle` removed: \"The dialog auto-continued after 5 \
+             minutes of idle (user away from keyboard).\"",
+            "risky ask_user_question: result `chat` added: \"The user wants to discuss it. This \
+             is a request for conversation, not a refusal.\"",
+        ]
+    );
+    assert_eq!(document["summary"]["cache_invalidated_from"], "tools");
+    let (code, _) = diff_json(&["--fail-on", "risky", &old, &new]);
+    assert_eq!(code, 1);
+    // The same file on both sides: no change, nothing invalidated.
+    let (_, document) = diff_json(&[&old, &old]);
+    assert_eq!(document["summary"]["cache_invalidated_from"], Value::Null);
+    let (_, stdout, _) = common::run(common::root(), &["diff", "--no-config", &old, &new], None);
+    assert!(
+        stdout.contains("cache: a cached prompt prefix stops matching from the tool definitions"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn additive_changes_fail_only_with_fail_on_any() {
     let (old, new) = case("additive");
@@ -472,7 +510,13 @@ fn json_document_has_the_documented_shape() {
     assert_eq!(
         keys(&document["summary"]),
         [
-            "breaking", "risky", "additive", "tools", "tokens", "findings"
+            "breaking",
+            "risky",
+            "additive",
+            "tools",
+            "tokens",
+            "findings",
+            "cache_invalidated_from"
         ]
     );
     assert_eq!(

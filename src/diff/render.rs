@@ -88,6 +88,17 @@ fn summary_lines(report: &Report) -> [String; 4] {
     ]
 }
 
+/// What the change does to a prompt cache, when it touches what the model reads.
+fn cache_note(report: &Report) -> Option<&'static str> {
+    Some(match report.summary.cache_invalidated_from? {
+        "tools" => {
+            "cache: a cached prompt prefix stops matching from the tool definitions on (tools, \
+             then system prompt, then messages)"
+        }
+        _ => "cache: a cached prompt prefix stops matching from the system prompt on",
+    })
+}
+
 fn tool_label(tool: &ToolDiff) -> String {
     match &tool.old_name {
         Some(old) => format!("{old} → {}", tool.name),
@@ -113,6 +124,9 @@ pub fn human(report: &Report, use_color: bool) -> String {
     let _ = writeln!(out, "{} → {}", report.old, report.new);
     for line in summary_lines(report) {
         let _ = writeln!(out, "{line}");
+    }
+    if let Some(note) = cache_note(report) {
+        let _ = writeln!(out, "{note}");
     }
     let single = report.files.len() == 1 && report.files[0].old != report.files[0].new;
     for file in &report.files {
@@ -269,6 +283,9 @@ pub fn markdown(report: &Report) -> String {
         s.findings.new,
         s.findings.fixed
     );
+    if let Some(note) = cache_note(report) {
+        let _ = writeln!(out, "{note}\n");
+    }
     let several = report.files.len() > 1;
     let rows: Vec<(&FileDiff, &ToolDiff)> = report
         .files

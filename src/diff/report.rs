@@ -173,6 +173,9 @@ pub struct Summary {
     pub tools: ToolCounts,
     pub tokens: Tokens,
     pub findings: FindingCounts,
+    /// Where a prompt cache stops matching: `tools` when a tool's definition changed (tools
+    /// are cached first), `system` when only server instructions did; `null` when neither.
+    pub cache_invalidated_from: Option<&'static str>,
 }
 
 /// The whole diff.

@@ -45,6 +45,8 @@ pub(super) struct ToolDef {
     pub(super) description: Option<String>,
     pub(super) snippet: Option<String>,
     pub(super) guidelines: Vec<String>,
+    /// Each declared outcome's result text (`results:`), in file order.
+    pub(super) results: Vec<(String, String)>,
     pub(super) schema: Option<Json>,
     pub(super) output_schema: Option<Json>,
     pub(super) annotations: Option<Json>,
@@ -211,6 +213,12 @@ fn tools_of(
             guidelines: tool
                 .guidelines()
                 .filter_map(|node| node.as_str().map(str::to_string))
+                .collect(),
+            results: tool
+                .results()
+                .filter_map(|entry| {
+                    Some((entry.key.to_string(), entry.value.as_str()?.to_string()))
+                })
                 .collect(),
             schema: tool.input_schema().map(Json::of),
             output_schema: tool.output_schema.map(|e| Json::of(&e.value)),

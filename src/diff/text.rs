@@ -72,7 +72,7 @@ impl Detectors {
 
 /// The sentences of a text: split after `.`, `!`, `?` followed by a space, and at line
 /// breaks; whitespace collapsed.
-fn sentences(text: &str) -> Vec<String> {
+pub(super) fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
         let mut start = 0;
@@ -199,7 +199,7 @@ pub(super) fn compare_prose(
 }
 
 /// A sentence of at most 120 characters.
-fn shorten(text: &str) -> String {
+pub(super) fn shorten(text: &str) -> String {
     if text.chars().count() <= 120 {
         return text.to_string();
     }

@@ -8,7 +8,9 @@ use serde_json::Value;
 use super::report::{Change, Class, FileDiff, Findings, Status, Tokens, ToolDiff};
 use super::schema::compare_schema;
 use super::sides::{FileSide, Json, ToolDef, fingerprint};
-use super::text::{Detectors, Names, compare_prose, difference, numbers, or_none};
+use super::text::{
+    Detectors, Names, compare_prose, difference, numbers, or_none, sentences, shorten,
+};
 use super::{BLOCK, TOKEN_GROWTH, TOKEN_GROWTH_MIN};
 
 /// The differences of one file pair: the file's own, then its tools', worst first.
@@ -305,6 +307,7 @@ fn compare_tools(
         ));
     }
     compare_guidelines(old, new, names, detectors, &mut changes);
+    compare_results(old, new, &mut changes);
     compare_definition(old, new, &mut changes);
     if !changes.is_empty() {
         changes.extend(token_growth(old.tokens, new.tokens));
@@ -404,6 +407,68 @@ fn compare_guidelines(
                 "guidelines",
                 "",
                 "guidelines reworded".to_string(),
+            ));
+        }
+    }
+}
+
+/// The results, matched by outcome: each one added, removed or reworded is risky, as a result
+/// is what the model reads next (whether to retry, what to tell the user); a rewording names
+/// the sentences that went and came.
+fn compare_results(old: &ToolDef, new: &ToolDef, changes: &mut Vec<Change>) {
+    let text_of = |tool: &ToolDef, outcome: &str| {
+        tool.results
+            .iter()
+            .find(|(key, _)| key == outcome)
+            .map(|(_, text)| text.clone())
+    };
+    for (outcome, old_text) in &old.results {
+        let Some(new_text) = text_of(new, outcome) else {
+            changes.push(change(
+                Class::Risky,
+                "results",
+                outcome,
+                format!("result `{outcome}` removed: \"{}\"", shorten(old_text)),
+            ));
+            continue;
+        };
+        if *old_text == new_text {
+            continue;
+        }
+        let (old_sentences, new_sentences) = (sentences(old_text), sentences(&new_text));
+        let before = changes.len();
+        for (side, other, what) in [
+            (&old_sentences, &new_sentences, "removed"),
+            (&new_sentences, &old_sentences, "added"),
+        ] {
+            for sentence in side.iter().filter(|sentence| !other.contains(sentence)) {
+                changes.push(change(
+                    Class::Risky,
+                    "results",
+                    outcome,
+                    format!(
+                        "result `{outcome}` reworded, sentence {what}: \"{}\"",
+                        shorten(sentence)
+                    ),
+                ));
+            }
+        }
+        if changes.len() == before {
+            changes.push(change(
+                Class::Risky,
+                "results",
+                outcome,
+                format!("result `{outcome}` reworded"),
+            ));
+        }
+    }
+    for (outcome, new_text) in &new.results {
+        if text_of(old, outcome).is_none() {
+            changes.push(change(
+                Class::Risky,
+                "results",
+                outcome,
+                format!("result `{outcome}` added: \"{}\"", shorten(new_text)),
             ));
         }
     }
