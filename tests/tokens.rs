@@ -42,6 +42,41 @@ fn human_table() {
     insta::assert_snapshot!(stdout);
 }
 
+/// Issue 31: the declared results get a column of their own, after the total they are not
+/// in; a file without results shows none, and its JSON has no `results` count.
+#[test]
+fn results_have_a_column_outside_the_total() {
+    let file = "fixtures/diff/results/new.tools.yaml";
+    let document = json(&[file]);
+    let tokens = &document["files"][0]["tools"][0]["tokens"];
+    let texts = [
+        "A question with a single option has no decision in it. Instead, state the one path you \
+         were going to offer as the approach you are taking, then continue with the task.",
+        "User declined to answer (cancelled the dialog).",
+        "The user wants to discuss it. This is a request for conversation, not a refusal.",
+    ];
+    assert_eq!(
+        tokens["results"].as_u64(),
+        Some(texts.iter().map(|text| count(text)).sum::<u64>())
+    );
+    let parts: u64 = ["name", "description", "snippet", "guidelines", "schema"]
+        .iter()
+        .map(|part| tokens[part].as_u64().unwrap())
+        .sum();
+    assert_eq!(tokens["total"].as_u64(), Some(parts));
+    let (_, stdout, _) = toolcheck(&["tokens", "--no-config", "--color", "never", file]);
+    assert!(
+        stdout.contains("total  results  share of loaded"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("results: the declared results"), "{stdout}");
+    assert!(
+        json(&[SMALL])["files"][0]["tools"][0]["tokens"]
+            .get("results")
+            .is_none()
+    );
+}
+
 #[test]
 fn recommendation_when_the_set_crosses_ten_percent_of_the_window() {
     let (code, stdout, _) = toolcheck(&[

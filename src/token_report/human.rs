@@ -169,14 +169,18 @@ fn write_tool_table(
     style: Style,
     paint: &dyn Fn(&str, &str) -> String,
 ) {
-    let columns = [
+    // Results only where a tool declares some: after the total, which they are not in.
+    let with_results = file.tools.iter().any(|row| row.tokens.results > 0);
+    let all_columns = [
         "name",
         "description",
         "snippet",
         "guidelines",
         "schema",
         "total",
+        "results",
     ];
+    let columns = &all_columns[..all_columns.len() - usize::from(!with_results)];
     let name_width = file
         .tools
         .iter()
@@ -225,6 +229,17 @@ fn write_tool_table(
             "{line}  {} {:>5.1}%",
             paint("36", &bar(share, style.color)),
             share * 100.0
+        );
+    }
+    if with_results {
+        let _ = writeln!(
+            out,
+            "  {}",
+            paint(
+                "2",
+                "results: the declared results, read after a call and kept in the history; not \
+                 in the total (`results-too-long` budgets each)"
+            )
         );
     }
 }
@@ -519,7 +534,7 @@ fn write_session_recommendation(
     let _ = writeln!(out, "  {}", paint("33", &text));
 }
 
-fn cells(tokens: &RowTokens) -> [usize; 6] {
+fn cells(tokens: &RowTokens) -> [usize; 7] {
     let parts = &tokens.parts;
     [
         parts.name,
@@ -528,6 +543,7 @@ fn cells(tokens: &RowTokens) -> [usize; 6] {
         parts.guidelines,
         parts.schema,
         tokens.total,
+        tokens.results,
     ]
 }
 

@@ -40,6 +40,14 @@ pub struct RowTokens {
     #[serde(flatten)]
     pub parts: ToolTokens,
     pub total: usize,
+    /// The declared results (`results:`), each counted: read after a call, never sent with
+    /// the definition, so not in `total` (`results-too-long` budgets them).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub results: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// The report of one file (one server or tool set).
@@ -114,6 +122,7 @@ impl Report {
     pub fn count_as(&mut self, target: &str, count: &crate::targets::profile::TokenCount) {
         for row in self.files.iter_mut().flat_map(|file| &mut file.tools) {
             row.tokens.total = count.scale(row.tokens.total) + count.per_tool;
+            row.tokens.results = count.scale(row.tokens.results);
         }
         self.per_request = count.per_request;
         self.retotal();
@@ -425,7 +434,7 @@ pub fn count_file(
         file.skipped = set.skipped();
         file.instructions = set.instructions.map(|entry| counter.text(&entry.value));
         let tools: Vec<_> = set.tools.iter().collect();
-        tools
+        let mut rows = tools
             .iter()
             .zip(counter.tools(&tools))
             .map(|(tool, parts)| ToolRow {
@@ -435,9 +444,14 @@ pub fn count_file(
                 tokens: RowTokens {
                     parts,
                     total: parts.total(),
+                    results: 0,
                 },
             })
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>();
+        for (row, tool) in rows.iter_mut().zip(&tools) {
+            row.tokens.results = tool.results().map(|entry| counter.text(&entry.value)).sum();
+        }
+        rows
     });
     match counted {
         Ok(tools) => file.tools = tools,
