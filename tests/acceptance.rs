@@ -77,3 +77,39 @@ fn the_tool_named_in_the_anti_trigger_help_is_the_same_on_every_run() {
         assert!(help.contains("use flights.search instead"), "{help}");
     }
 }
+
+/// Issue 31: the design's question tool (`fixtures/model-tool/`). Version 2, each text where
+/// the model needs it, lints clean with the default rules and under `--target pi`; version 1
+/// is flagged for the faults the rules see so far: no snippet (pi leaves it out of
+/// `Available tools:`) and the `minItems` a validating host answers with a generic error.
+#[test]
+fn the_design_s_question_tool() {
+    let dir = common::scratch("acceptance_model_tool");
+    let lint = |file: &str, target: Option<&str>| {
+        let path = common::root().join("fixtures/model-tool").join(file);
+        let path = path.to_str().unwrap();
+        let mut args = vec!["lint", "--no-config", "--format", "concise", "-q", path];
+        if let Some(target) = target {
+            args.extend(["--target", target]);
+        }
+        let (code, stdout, stderr) = common::run(&dir, &args, None);
+        assert!(code == 0 || code == 1, "{stderr}");
+        let codes: Vec<String> = stdout
+            .lines()
+            .filter_map(|line| line.split_whitespace().nth(2).map(str::to_string))
+            .collect();
+        codes
+    };
+    for target in [None, Some("pi")] {
+        assert_eq!(
+            lint("question-tool-v2.tool.yaml", target),
+            Vec::<String>::new(),
+            "{target:?}"
+        );
+    }
+    assert_eq!(lint("question-tool-v1.tool.yaml", None), ["TC403"]);
+    assert_eq!(
+        lint("question-tool-v1.tool.yaml", Some("pi")),
+        ["TC611", "TC403"]
+    );
+}

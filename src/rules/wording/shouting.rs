@@ -381,9 +381,10 @@ impl<'a> Lines<'a> {
     }
 }
 
-/// Whether a line is a heading: a Markdown heading (`# …`), or a label line that ends with `:`
+/// Whether a line is a heading: a Markdown heading (`# …`), a label line that ends with `:`
 /// and has no lowercase letter (`WHEN TO USE:`, `CRITICAL REQUIREMENTS:`) or is short and in
-/// title case (`When NOT to Use:`).
+/// title case (`When NOT to Use:`), or a section title in capitals on a line of its own
+/// (`WHEN NOT TO USE`, `READING THE RESULT`).
 fn is_heading(line: &str) -> bool {
     let line = line.trim();
     let line = line.trim_start_matches(['-', '*', '•', '>', ' ']).trim();
@@ -391,7 +392,7 @@ fn is_heading(line: &str) -> bool {
         return true;
     }
     let Some(label) = line.trim_end_matches('*').trim_end().strip_suffix(':') else {
-        return false;
+        return is_section_title(line);
     };
     let label = label.trim_matches(|c: char| !c.is_alphanumeric());
     if !label.chars().any(char::is_lowercase) {
@@ -402,6 +403,38 @@ fn is_heading(line: &str) -> bool {
             .split_whitespace()
             .filter(|word| word.chars().filter(|c| c.is_alphabetic()).count() >= 3)
             .all(|word| word.chars().next().is_some_and(char::is_uppercase))
+}
+
+/// Words that make a line in capitals an order, not a title, when it opens or ends with one
+/// (`DO NOT CALL THIS`, `IMPORTANT NOTE`, `READ THIS FIRST ONLY`).
+const ORDER_WORDS: &[&str] = &[
+    "IMPORTANT",
+    "CRITICAL",
+    "WARNING",
+    "NOTE",
+    "MANDATORY",
+    "REQUIRED",
+    "ABSOLUTELY",
+    "ONLY",
+    "DO",
+    "DON'T",
+    "NEVER",
+    "ALWAYS",
+    "MUST",
+    "NOT",
+];
+
+/// A section title in capitals on a line of its own: two to six words, no lowercase letter,
+/// no sentence end, not opening or ending with an order word.
+fn is_section_title(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    (2..=6).contains(&words.len())
+        && !line.chars().any(char::is_lowercase)
+        && line.chars().any(char::is_alphabetic)
+        && !line.ends_with(['.', '!', '?'])
+        && ![words[0], words[words.len() - 1]].iter().any(|word| {
+            ORDER_WORDS.contains(&word.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        })
 }
 
 #[cfg(test)]
@@ -454,6 +487,14 @@ mod tests {
         assert_eq!(shouts("🚨 MANDATORY FIRST STEP: call it"), ["MANDATORY"]);
         assert_eq!(shouts("Slow. Café ☕ WARNING: it is."), ["WARNING"]);
         assert_eq!(shouts("Search. Do NOT use it for writes"), ["NOT"]);
+        // A line in capitals that opens or ends with an order word is no section title.
+        assert_eq!(shouts("Search.\nDO NOT CALL THIS\n- edits"), ["DO NOT"]);
+        assert_eq!(
+            shouts("Search.\nIMPORTANT NOTE\nkeep it"),
+            ["IMPORTANT NOTE"]
+        );
+        assert_eq!(shouts("Search.\nUSE THIS ONLY\nfor reads"), ["ONLY"]);
+        assert_eq!(shouts("Search.\nNOT FOR WRITES.\n"), ["NOT"]);
     }
 
     #[test]
@@ -480,6 +521,8 @@ mod tests {
             "Supports AND, OR, NOT and quoted phrases; the NOT operation.",
             "Use !!binary for bytes; !!x is true",
             "Only use it for reads. Note the limit.",
+            "Search docs.\n\nWHEN NOT TO USE\n- code",
+            "Ask.\n\nREADING THE RESULT\n- Declined: go on.",
         ] {
             assert!(shouts(value).is_empty(), "{value}: {:?}", shouts(value));
         }
