@@ -22,7 +22,7 @@ fn fixture_name(path: &Path) -> String {
 fn rule_fixtures() {
     insta::glob!(
         "../fixtures",
-        "{meta,budget,wording,security,schema,names,targets,search}/*/*.{yaml,yml,json}",
+        "{meta,budget,wording,security,schema,names,targets,search,results}/*/*.{yaml,yml,json}",
         |path| {
             let name = fixture_name(path);
             if name.ends_with(".toolcheck.yaml") {

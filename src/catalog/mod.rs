@@ -65,6 +65,7 @@ pub enum Family {
     Names,
     Targets,
     Search,
+    Results,
 }
 
 impl Family {
@@ -78,6 +79,7 @@ impl Family {
             Family::Names => "names",
             Family::Targets => "targets",
             Family::Search => "search",
+            Family::Results => "results",
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod budget;
 pub mod meta;
 pub mod names;
+pub mod results;
 pub mod schema;
 pub mod search;
 pub mod security;
