@@ -127,17 +127,19 @@ pub fn diff(old: Side, new: Side, registry: &Registry, linter: &Linter) -> Repor
         }
         summary.findings.new += file.findings.new.len();
         summary.findings.fixed += file.findings.fixed.len();
-        // A prompt cache holds the tools, then the system prompt, then the messages: a change
-        // invalidates its level and every later one.
-        if !file.tools.is_empty() {
-            summary.cache_invalidated_from = Some("tools");
+        // A prompt cache holds the tools, then the system prompt, then the messages.
+        let level = if !file.tools.is_empty() {
+            Some(CacheLevel::Tools)
         } else if file
             .changes
             .iter()
             .any(|change| change.field == "instructions")
         {
-            summary.cache_invalidated_from.get_or_insert("system");
-        }
+            Some(CacheLevel::System)
+        } else {
+            None
+        };
+        summary.cache_invalidated_from = summary.cache_invalidated_from.max(level);
         if !file.is_empty() {
             files.push(file);
         }

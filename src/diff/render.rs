@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Class, FileDiff, Report, Status, Tokens, ToolDiff};
+use super::{CacheLevel, Class, FileDiff, Report, Status, Tokens, ToolDiff};
 use crate::text::group_digits;
 
 /// Writes the report as JSON to `out` as it is serialized: a diff of two large sets is tens
@@ -91,11 +91,13 @@ fn summary_lines(report: &Report) -> [String; 4] {
 /// What the change does to a prompt cache, when it touches what the model reads.
 fn cache_note(report: &Report) -> Option<&'static str> {
     Some(match report.summary.cache_invalidated_from? {
-        "tools" => {
+        CacheLevel::Tools => {
             "cache: a cached prompt prefix stops matching from the tool definitions on (tools, \
              then system prompt, then messages)"
         }
-        _ => "cache: a cached prompt prefix stops matching from the system prompt on",
+        CacheLevel::System => {
+            "cache: a cached prompt prefix stops matching from the system prompt on"
+        }
     })
 }
 

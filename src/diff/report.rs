@@ -175,7 +175,19 @@ pub struct Summary {
     pub findings: FindingCounts,
     /// Where a prompt cache stops matching: `tools` when a tool's definition changed (tools
     /// are cached first), `system` when only server instructions did; `null` when neither.
-    pub cache_invalidated_from: Option<&'static str>,
+    pub cache_invalidated_from: Option<CacheLevel>,
+}
+
+/// The first level of a prompt cache a change invalidates: it caches the tools, then the
+/// system prompt, then the messages, and a change invalidates its level and every later one.
+/// Ordered so that the larger loss is the greater.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheLevel {
+    /// Server instructions changed (the system prompt).
+    System,
+    /// A tool's definition changed.
+    Tools,
 }
 
 /// The whole diff.
