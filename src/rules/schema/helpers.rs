@@ -135,6 +135,42 @@ pub(crate) fn relative_pointer(schema: &Node, node: &Node) -> String {
         .unwrap_or_else(|| node.pointer.written())
 }
 
+/// Number words and their values, as tool texts write bounds (`up to four`, `a dozen`).
+pub(crate) const NUMBER_WORDS: &[(&str, f64)] = &[
+    ("zero", 0.0),
+    ("one", 1.0),
+    ("single", 1.0),
+    ("two", 2.0),
+    ("three", 3.0),
+    ("four", 4.0),
+    ("five", 5.0),
+    ("six", 6.0),
+    ("seven", 7.0),
+    ("eight", 8.0),
+    ("nine", 9.0),
+    ("ten", 10.0),
+    ("eleven", 11.0),
+    ("twelve", 12.0),
+    ("dozen", 12.0),
+    ("thirteen", 13.0),
+    ("fourteen", 14.0),
+    ("fifteen", 15.0),
+    ("sixteen", 16.0),
+    ("seventeen", 17.0),
+    ("eighteen", 18.0),
+    ("nineteen", 19.0),
+    ("twenty", 20.0),
+    ("thirty", 30.0),
+    ("forty", 40.0),
+    ("fifty", 50.0),
+    ("sixty", 60.0),
+    ("seventy", 70.0),
+    ("eighty", 80.0),
+    ("ninety", 90.0),
+    ("hundred", 100.0),
+    ("thousand", 1000.0),
+];
+
 /// A number as people write it: `2`, not `2.0`.
 pub(crate) fn format_number(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e15 {

@@ -8,6 +8,7 @@ pub mod limit_mismatch;
 pub mod non_object_root;
 pub mod runtime_limit_not_stated;
 pub mod schema_enforced_minimum;
+pub mod stated_bound_mismatch;
 pub mod tuning_parameter;
 pub mod unconstrained_property;
 pub mod undescribed_parameter;

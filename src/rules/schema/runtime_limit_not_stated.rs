@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Deserialize;
 
-use super::helpers::{self, format_number};
+use super::helpers::{self, NUMBER_WORDS, format_number};
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::rule::{Anchor, Ctx, Rule};
@@ -23,41 +23,6 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
 /// Words: letters only, so `twenty-four` splits into `twenty` and `four`.
 static WORD: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z]+").expect("a literal, valid regex"));
-
-const NUMBER_WORDS: &[(&str, f64)] = &[
-    ("zero", 0.0),
-    ("one", 1.0),
-    ("single", 1.0),
-    ("two", 2.0),
-    ("three", 3.0),
-    ("four", 4.0),
-    ("five", 5.0),
-    ("six", 6.0),
-    ("seven", 7.0),
-    ("eight", 8.0),
-    ("nine", 9.0),
-    ("ten", 10.0),
-    ("eleven", 11.0),
-    ("twelve", 12.0),
-    ("dozen", 12.0),
-    ("thirteen", 13.0),
-    ("fourteen", 14.0),
-    ("fifteen", 15.0),
-    ("sixteen", 16.0),
-    ("seventeen", 17.0),
-    ("eighteen", 18.0),
-    ("nineteen", 19.0),
-    ("twenty", 20.0),
-    ("thirty", 30.0),
-    ("forty", 40.0),
-    ("fifty", 50.0),
-    ("sixty", 60.0),
-    ("seventy", 70.0),
-    ("eighty", 80.0),
-    ("ninety", 90.0),
-    ("hundred", 100.0),
-    ("thousand", 1000.0),
-];
 
 /// Every number a text mentions, in digits or in words. Compound words (`twenty-four`)
 /// also count as their sum.
