@@ -1,6 +1,7 @@
 //! Native checks of the `schema` family; each rule's catalog entry is `rules/schema/<rule-name>.yaml`.
 
 pub mod deep_schema_nesting;
+pub mod destructive_neutral_value;
 pub mod enum_descriptions_lost;
 pub(crate) mod helpers;
 pub mod invalid_json_schema;
