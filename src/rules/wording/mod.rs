@@ -2,6 +2,7 @@
 //! `rules/wording/<rule-name>.yaml`.
 
 pub mod absolute_words;
+pub mod background_prose;
 pub mod duplicate_guideline;
 pub mod guideline_missing_tool_name;
 pub(crate) mod helpers;
