@@ -80,10 +80,11 @@ fn the_tool_named_in_the_anti_trigger_help_is_the_same_on_every_run() {
 
 /// Issue 31: the design's question tool (`fixtures/model-tool/`). Version 2, each text where
 /// the model needs it, lints clean with the default rules and under `--target pi`; version 1
-/// is flagged for the faults the rules see so far: no snippet (pi leaves it out of
-/// `Available tools:`), the `minItems` a validating host answers with a generic error, and
-/// its two log-style results, which do not say what to do next and which its description
-/// never explains.
+/// is flagged for each of its three faults: (1) no snippet (pi leaves it out of `Available
+/// tools:`); (2) the recommendation a format on a condition (`If you recommend one`), never a
+/// request; (3) its two log-style results, which do not say what to do next and which its
+/// description never explains; and for the `minItems` a validating host answers with a
+/// generic error.
 #[test]
 fn the_design_s_question_tool() {
     let dir = common::scratch("acceptance_model_tool");
@@ -111,10 +112,12 @@ fn the_design_s_question_tool() {
     }
     assert_eq!(
         lint("question-tool-v1.tool.yaml", None),
-        ["TC403", "TC803", "TC801", "TC803", "TC801"]
+        ["TC216", "TC403", "TC803", "TC801", "TC803", "TC801"]
     );
     assert_eq!(
         lint("question-tool-v1.tool.yaml", Some("pi")),
-        ["TC611", "TC403", "TC803", "TC801", "TC803", "TC801"]
+        [
+            "TC611", "TC216", "TC403", "TC803", "TC801", "TC803", "TC801"
+        ]
     );
 }

@@ -3,6 +3,7 @@
 
 pub mod absolute_words;
 pub mod background_prose;
+pub mod conditional_recommendation;
 pub mod duplicate_guideline;
 pub mod guideline_missing_tool_name;
 pub(crate) mod helpers;
