@@ -12,6 +12,7 @@ use crate::catalog::Registry;
 use crate::lint::Linter;
 use crate::rules::wording::missing_anti_trigger::MissingAntiTrigger;
 use crate::rules::wording::missing_trigger::MissingTrigger;
+use crate::text::sentences::sentence_ranges;
 
 use super::report::{Change, Class};
 
@@ -70,46 +71,12 @@ impl Detectors {
     }
 }
 
-/// The sentences of a text: split after `.`, `!`, `?` followed by a space, and at line
-/// breaks; whitespace collapsed.
+/// The sentences of a text ([`sentence_ranges`]), whitespace collapsed.
 pub(super) fn sentences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let mut start = 0;
-        let bytes = line.as_bytes();
-        for (index, &byte) in bytes.iter().enumerate() {
-            let end = matches!(byte, b'.' | b'!' | b'?')
-                && bytes.get(index + 1).is_some_and(u8::is_ascii_whitespace)
-                && !abbreviation(&line[..index]);
-            if end {
-                push_sentence(&line[start..=index], &mut out);
-                start = index + 1;
-            }
-        }
-        push_sentence(&line[start..], &mut out);
-    }
-    out
-}
-
-/// Whether the text before a `.` ends with an abbreviation (`e.g`, `i.e`, `etc`, `vs`).
-fn abbreviation(before: &str) -> bool {
-    let word = before
-        .rsplit(|c: char| c.is_whitespace() || c == '(')
-        .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    matches!(
-        word.as_str(),
-        "e.g" | "i.e" | "etc" | "vs" | "cf" | "approx"
-    )
-}
-
-fn push_sentence(text: &str, out: &mut Vec<String>) {
-    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let bare = collapsed.trim_start_matches(['-', '*', '•', ' ']);
-    if bare.chars().any(char::is_alphanumeric) {
-        out.push(bare.to_string());
-    }
+    sentence_ranges(text)
+        .into_iter()
+        .map(|range| text[range].split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
 }
 
 pub(super) fn or_none(items: &[&str]) -> String {

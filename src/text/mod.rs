@@ -5,6 +5,7 @@
 
 pub mod identifier;
 pub mod invisible;
+pub mod sentences;
 pub mod suggest;
 
 use std::borrow::Cow;
