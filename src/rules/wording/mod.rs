@@ -12,6 +12,7 @@ pub mod missing_description;
 pub mod missing_trigger;
 pub mod name_not_in_description;
 pub mod no_english_keywords;
+pub mod policy_written_twice;
 pub mod shouting;
 pub mod snippet_not_verb_first;
 pub mod snippet_trailing_period;
