@@ -6,6 +6,7 @@ pub mod background_prose;
 pub mod conditional_recommendation;
 pub mod duplicate_guideline;
 pub mod guideline_missing_tool_name;
+pub mod guideline_restates_schema;
 pub(crate) mod helpers;
 pub mod missing_anti_trigger;
 pub mod missing_description;
