@@ -3,3 +3,4 @@
 pub mod duplicate_tool_name;
 pub mod inconsistent_name_style;
 pub mod invalid_tool_name;
+pub mod mixed_service_prefix;
