@@ -3,4 +3,5 @@
 
 pub mod hidden_instructions;
 pub mod invisible_characters;
+pub mod redacted_parameter_name;
 pub mod secret_like_field_names;

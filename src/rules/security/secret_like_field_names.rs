@@ -138,7 +138,7 @@ fn credential(
 /// `secret_name` and `token_expiry` are not the secret; `passwordValue` is).
 const VALUE_WORDS: &[&str] = &["value", "val", "string", "str", "text", "plaintext", "raw"];
 
-fn described_as_credential(description: &str) -> bool {
+pub(crate) fn described_as_credential(description: &str) -> bool {
     if CREDENTIAL_PURPOSE.is_match(description) {
         return true;
     }
@@ -154,7 +154,7 @@ fn described_as_credential(description: &str) -> bool {
 /// A boolean, number or null cannot carry a secret (`byApiKey: true` groups usage by key), nor
 /// can a value from a fixed list (`password: {enum: [on, off]}`, a feature toggle), nor a
 /// union of such (`anyOf: [{type: boolean}, {type: null}]`).
-fn can_hold_a_secret(schema: &Node) -> bool {
+pub(crate) fn can_hold_a_secret(schema: &Node) -> bool {
     const NOT_TEXT: &[&str] = &["boolean", "integer", "number", "null"];
     if schema.get("enum").is_some() || schema.get("const").is_some() {
         return false;
