@@ -52,6 +52,27 @@ pub fn walk_properties<'a>(schema: &'a Node, visit: &mut dyn FnMut(&'a Entry)) {
     });
 }
 
+/// Calls `visit` with every property declaration at any depth and whether its object lists
+/// it in `required`.
+pub fn walk_properties_required<'a>(schema: &'a Node, visit: &mut dyn FnMut(&'a Entry, bool)) {
+    walk(schema, &mut |object| {
+        let required: Vec<&str> = object
+            .get("required")
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Node::as_str)
+            .collect();
+        for entry in object
+            .get("properties")
+            .and_then(Node::as_object)
+            .unwrap_or_default()
+        {
+            visit(entry, required.contains(&&*entry.key));
+        }
+    });
+}
+
 /// The direct subschemas of `schema`.
 pub fn for_each_child<'a>(schema: &'a Node, visit: &mut dyn FnMut(&'a Node)) {
     for key in SINGLE {

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::helpers;
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
+use crate::normalize::schema::walk_properties_required;
 use crate::parse::{Entry, Node};
 use crate::rule::{Anchor, Ctx, Rule};
 use crate::text::identifier::split_identifier;
@@ -80,22 +81,8 @@ impl Rule for DestructiveNeutralValue {
         let Some(schema) = tool.input_schema() else {
             return;
         };
-        crate::normalize::schema::walk(schema, &mut |object| {
-            let required: Vec<&str> = object
-                .get("required")
-                .and_then(Node::as_array)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(Node::as_str)
-                .collect();
-            for property in object
-                .get("properties")
-                .and_then(Node::as_object)
-                .unwrap_or_default()
-            {
-                if required.contains(&&*property.key) || property.value.get("default").is_some() {
-                    continue;
-                }
+        walk_properties_required(schema, &mut |property, required| {
+            if !required && property.value.get("default").is_none() {
                 self.check_property(property, ctx);
             }
         });

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::Field;
 use crate::normalize::Tool;
+use crate::normalize::schema::walk_properties_required;
 use crate::parse::{Entry, Node};
 use crate::rule::{Anchor, Ctx, Rule};
 use crate::text::sentences::sentence_ranges;
@@ -42,23 +43,10 @@ impl Rule for GuidelineRestatesSchema {
             return;
         };
         let mut properties: Vec<(&Entry, bool)> = Vec::new();
-        crate::normalize::schema::walk(schema, &mut |object| {
-            let required: Vec<&str> = object
-                .get("required")
-                .and_then(Node::as_array)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(Node::as_str)
-                .collect();
-            for entry in object
-                .get("properties")
-                .and_then(Node::as_object)
-                .unwrap_or_default()
-            {
-                // Short names (`q`, `id`) are words of any sentence.
-                if entry.key.chars().count() >= 3 {
-                    properties.push((entry, required.contains(&&*entry.key)));
-                }
+        walk_properties_required(schema, &mut |entry, required| {
+            // Short names (`q`, `id`) are words of any sentence.
+            if entry.key.chars().count() >= 3 {
+                properties.push((entry, required));
             }
         });
         if properties.is_empty() {
