@@ -120,9 +120,9 @@ struct Stated<'t> {
     value: f64,
     range: Range<usize>,
     unit: Option<String>,
-    /// The text after the phrase (`options were given`), for a property named after it.
+    /// The text just after the phrase (`options were given`), for a property named after it.
     after: &'t str,
-    /// The text before the phrase (`` `tags` (``), for a property named before it.
+    /// The text just before the phrase (`` `tags` (``), for a property named before it.
     before: &'t str,
 }
 
@@ -367,6 +367,17 @@ fn value_of(number: &str) -> Option<f64> {
         .or_else(|| number.replace(',', "").parse().ok())
 }
 
+/// How many bytes either side of a stated maximum can name its property.
+const NEARBY: usize = 64;
+
+/// The nearest char boundary at or below `index`.
+fn floor(text: &str, mut index: usize) -> usize {
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
 /// Every maximum a text states, in order.
 fn stated_maxima(text: &str) -> Vec<Stated<'_>> {
     let mut found: Vec<(f64, Range<usize>)> = Vec::new();
@@ -415,8 +426,8 @@ fn stated_maxima(text: &str) -> Vec<Stated<'_>> {
                 .map(str::to_lowercase);
             Stated {
                 value,
-                before: &text[..range.start],
-                after,
+                before: &text[floor(text, range.start.saturating_sub(NEARBY))..range.start],
+                after: &after[..floor(after, NEARBY.min(after.len()))],
                 unit,
                 range,
             }
