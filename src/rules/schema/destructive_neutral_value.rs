@@ -20,11 +20,11 @@ pub struct DestructiveNeutralValue {
     /// Stems of the words that make a value destructive (`delet`, `overwrit`, `clear`), with
     /// an inflection's ending or none (`deletes`, `deleted`, `deletion`; not `clearly`); one
     /// regex, built when the options are read.
-    #[serde(deserialize_with = "word_starts")]
+    #[serde(deserialize_with = "stems_regex")]
     destructive_words: Regex,
 }
 
-fn word_starts<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Regex, D::Error> {
+fn stems_regex<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Regex, D::Error> {
     let words = Vec::<String>::deserialize(deserializer)?;
     let words: Vec<String> = words
         .iter()
@@ -44,10 +44,13 @@ fn word_starts<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Rege
 
 /// How a description writes each type's neutral value: `false`, `0`, the empty string.
 static FALSE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)`?\bfalse\b`?").expect("a valid regex"));
+    LazyLock::new(|| Regex::new(r"(?i)\bfalse\b").expect("a valid regex"));
 static ZERO: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:^|[^\d.,\-])(0)(?:$|[^\d.,])|\b(zero)\b").expect("a valid regex")
 });
+
+static EMPTY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i)\bempty(?:\s+string)?\b|""|''"#).expect("a valid regex"));
 
 /// Where a neutral value is written: the number's group for [`ZERO`], else the whole match.
 fn neutral_in(neutral: &Regex, clause: &str) -> Option<std::ops::Range<usize>> {
@@ -59,13 +62,10 @@ fn neutral_in(neutral: &Regex, clause: &str) -> Option<std::ops::Range<usize>> {
             .range(),
     )
 }
-static EMPTY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)\bempty(?:\s+string)?\b|""|''"#).expect("a valid regex"));
-
 /// Between the neutral value and the destructive word: a word that turns the effect around
 /// (`false keeps it; true deletes it`, `0 does not delete`).
 static TURNS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:true|not|no|never|without|n't|otherwise|instead)\b|n't\b")
+    Regex::new(r"(?i)\b(?:true|not|no|never|without|otherwise|instead)\b|n't\b")
         .expect("a valid regex")
 });
 
