@@ -39,7 +39,10 @@ static NUMBER: LazyLock<Regex> =
 
 impl Rule for GuidelineRestatesSchema {
     fn check_tool(&self, tool: &Tool<'_>, ctx: &mut Ctx<'_>) {
-        let Some(schema) = tool.input_schema() else {
+        let Some(schema) = tool
+            .input_schema()
+            .filter(|_| tool.guidelines().next().is_some())
+        else {
             return;
         };
         let mut properties: Vec<(&Entry, bool)> = Vec::new();
