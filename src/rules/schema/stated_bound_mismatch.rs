@@ -12,6 +12,7 @@ use crate::diagnostic::Field;
 use crate::normalize::Tool;
 use crate::parse::{Entry, Node, Span};
 use crate::rule::{Anchor, Ctx, Rule};
+use crate::text::floor_char_boundary;
 use crate::text::identifier::split_identifier;
 
 #[derive(Debug, Deserialize)]
@@ -370,14 +371,6 @@ fn value_of(number: &str) -> Option<f64> {
 /// How many bytes either side of a stated maximum can name its property.
 const NEARBY: usize = 64;
 
-/// The nearest char boundary at or below `index`.
-fn floor(text: &str, mut index: usize) -> usize {
-    while !text.is_char_boundary(index) {
-        index -= 1;
-    }
-    index
-}
-
 /// Every maximum a text states, in order.
 fn stated_maxima(text: &str) -> Vec<Stated<'_>> {
     let mut found: Vec<(f64, Range<usize>)> = Vec::new();
@@ -426,8 +419,9 @@ fn stated_maxima(text: &str) -> Vec<Stated<'_>> {
                 .map(str::to_lowercase);
             Stated {
                 value,
-                before: &text[floor(text, range.start.saturating_sub(NEARBY))..range.start],
-                after: &after[..floor(after, NEARBY.min(after.len()))],
+                before: &text
+                    [floor_char_boundary(text, range.start.saturating_sub(NEARBY))..range.start],
+                after: &after[..floor_char_boundary(after, NEARBY)],
                 unit,
                 range,
             }
