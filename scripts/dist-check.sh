@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Proves the prebuilt channels for this machine's platform, as a user meets them:
+#   1. scripts/build-dist.sh builds the wheel, the npm tarballs and the archive into dist/;
+#   2. a fresh venv with no index (offline) installs the wheel; `toolcheck --version` and a lint
+#      of fixtures/examples run;
+#   3. an empty directory installs the npm tarballs offline, with an empty cache; `npx toolcheck`
+#      runs the same lint;
+#   4. the pre-commit hook repository (scripts/pre-commit-mirror.sh) installs the wheel through
+#      PIP_FIND_LINKS: the first `pre-commit run --all-files` blocks a flawed manifest, the second
+#      reuses the environment. Both times are printed (BENCHMARKS.md has the measured figures).
+# maturin and pre-commit come from PyPI into a venv here. Exit 0: passed, or skipped with a
+# message when python3's venv, PyPI or npm is unavailable.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/toolcheck-dist.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+skip() {
+    echo "dist check skipped: $1"
+    exit 0
+}
+fail() {
+    echo "FAIL: $1"
+    exit 1
+}
+# Seconds since $1 (a `date +%s%N` reading), with two decimals.
+elapsed() {
+    local ns=$(($(date +%s%N) - $1))
+    printf '%d.%02d' $((ns / 1000000000)) $((ns % 1000000000 / 10000000))
+}
+
+command -v python3 >/dev/null || skip "python3 not found"
+command -v npm >/dev/null || skip "npm not found"
+python3 -m venv "$work/tools" >/dev/null 2>&1 || skip "python3 cannot create a venv"
+"$work/tools/bin/python" -m pip install --quiet --disable-pip-version-check maturin pre-commit \
+    >"$work/pip.log" 2>&1 || { cat "$work/pip.log"; skip "cannot install maturin and pre-commit from PyPI"; }
+
+echo "--- build (scripts/build-dist.sh)"
+export DIST="$repo/dist"
+rm -rf "$DIST"
+MATURIN="$work/tools/bin/maturin" bash "$repo/scripts/build-dist.sh"
+version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$repo/Cargo.toml" | head -n 1)"
+wheels=("$DIST"/toolcheck-"$version"-*.whl)
+[ -f "${wheels[0]}" ] || fail "no wheel for $version in $DIST"
+
+# What every channel must print: the version, and the examples' findings (exit 1, not 2).
+check_runs() {
+    local label="$1"
+    shift
+    local out
+    out="$("$@" --version)" || fail "$label: --version failed"
+    [ "$out" = "toolcheck $version" ] || fail "$label: --version printed '$out'"
+    local status=0
+    "$@" lint --output-format concise "$repo/fixtures/examples" >"$work/lint.log" 2>&1 || status=$?
+    [ "$status" -eq 1 ] || { cat "$work/lint.log"; fail "$label: lint exited $status, not 1"; }
+    grep -q "TC209" "$work/lint.log" || { cat "$work/lint.log"; fail "$label: no TC209 in the lint"; }
+    echo "$label: $out; lint of fixtures/examples: $(wc -l <"$work/lint.log") lines, exit 1"
+}
+
+echo "--- pip install the wheel, offline"
+python3 -m venv "$work/venv"
+start=$(date +%s%N)
+PIP_NO_INDEX=1 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "${wheels[0]}"
+echo "pip install took $(elapsed "$start") s"
+check_runs "pip" "$work/venv/bin/toolcheck"
+
+echo "--- npm install the tarballs, offline, empty cache"
+mkdir "$work/npm-project"
+cd "$work/npm-project"
+start=$(date +%s%N)
+npm install --offline --cache "$work/npm-cache" --no-audit --no-fund --silent "$DIST"/npm/*.tgz
+echo "npm install took $(elapsed "$start") s"
+check_runs "npx" npx --offline --cache "$work/npm-cache" toolcheck
+
+echo "--- the pre-commit hook repository, with the wheel through PIP_FIND_LINKS"
+bash "$repo/scripts/pre-commit-mirror.sh" "$work/mirror"
+export PRE_COMMIT_HOME="$work/pre-commit-home" PIP_FIND_LINKS="$DIST"
+project="$work/project"
+mkdir -p "$project/tools"
+cd "$project"
+git init --quiet
+cat >tools/weather.tool.yaml <<'YAML'
+name: get_weather
+description: |
+  Get the current weather for a city. Use it when the user asks about weather conditions now;
+  do not use it for forecasts. Always answer in Celsius.
+input_schema:
+  type: object
+  properties:
+    city: { type: string, description: The city name, such as Berlin }
+  required: [city]
+YAML
+cat >.pre-commit-config.yaml <<YAML
+repos:
+  - repo: $work/mirror
+    rev: v$version
+    hooks:
+      - id: toolcheck
+YAML
+git add .
+pre_commit="$work/tools/bin/pre-commit"
+status=0
+start=$(date +%s%N)
+"$pre_commit" run --all-files --color never >"$work/first.log" 2>&1 || status=$?
+first="$(elapsed "$start")"
+cat "$work/first.log"
+[ "$status" -eq 1 ] || fail "the first run exited $status, not 1 (a flawed manifest)"
+grep -q "TC209 absolute-words" "$work/first.log" || fail "no TC209 in the hook's output"
+status=0
+start=$(date +%s%N)
+"$pre_commit" run --all-files --color never >"$work/second.log" 2>&1 || status=$?
+second="$(elapsed "$start")"
+[ "$status" -eq 1 ] || { cat "$work/second.log"; fail "the second run exited $status, not 1"; }
+echo "pre-commit with the wheel: first run $first s (installs the hook), second run $second s"
+# Ceilings at ten times the measured figures (5 s and 0.2 s): catch a build from source or a hang.
+[ "${first%.*}" -lt 300 ] || fail "the first run took $first s: did it build from source?"
+[ "${second%.*}" -lt 20 ] || fail "the second run took $second s"
+echo "dist check passed"
