@@ -75,8 +75,25 @@ cp LICENSE "$stage/platform/"
 
 # The archive a release attaches and the Action downloads, with its checksum.
 name="toolcheck-$version-$target"
-mkdir -p "$stage/archive/$name"
+mkdir -p "$stage/archive/$name/completions" "$stage/archive/$name/man"
 cp "$binary" README.md LICENSE "$stage/archive/$name/"
+# Completions and man pages are the same for every target: made by a binary that runs here (the
+# host's, built when the target's cannot run on this machine).
+runner="$binary"
+if ! "$runner" --version >/dev/null 2>&1; then
+    cargo build --release --locked
+    runner="target/release/toolcheck"
+fi
+# Each shell's script under the name its completion directories expect.
+for pair in bash:toolcheck.bash zsh:_toolcheck fish:toolcheck.fish powershell:_toolcheck.ps1 \
+    elvish:toolcheck.elv; do
+    "$runner" completions "${pair%%:*}" >"$stage/archive/$name/completions/${pair#*:}"
+done
+"$runner" man >"$stage/archive/$name/man/toolcheck.1"
+# Each command's page (`man toolcheck-lint`): the commands `--help` lists, but `help`.
+for command in $("$runner" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p'); do
+    [ "$command" = help ] || "$runner" man "$command" >"$stage/archive/$name/man/toolcheck-$command.1"
+done
 case "$target" in
 *windows*)
     archive="$name.zip"

@@ -226,25 +226,37 @@ fn pre_commit_hook_lints_manifests_only() {
 }
 
 #[test]
-fn readme_pre_commit_snippet_uses_the_hook() {
-    let hooks = yaml(&read(".pre-commit-hooks.yaml"));
-    let ids: Vec<&Value> = hooks.as_array().unwrap().iter().map(|h| &h["id"]).collect();
-    let snippet = readme_blocks("yaml")
+fn readme_pre_commit_snippets_use_the_hooks() {
+    let snippets: Vec<Value> = readme_blocks("yaml")
         .into_iter()
-        .find(|block| block.starts_with("repos:"))
-        .expect("a .pre-commit-config.yaml snippet in the README");
-    let config = yaml(&snippet);
-    let repo = &config["repos"][0];
-    assert!(repo["repo"].as_str().unwrap().ends_with("/toolcheck"));
-    // No release is tagged yet: a commit, or the placeholder the README says to replace with
-    // one (scripts/pre-commit-check.sh runs the hook pinned to a commit).
-    let rev = repo["rev"].as_str().unwrap();
+        .filter(|block| block.starts_with("repos:"))
+        .map(|block| yaml(&block)["repos"][0].clone())
+        .collect();
+    let [prebuilt, source] = &snippets[..] else {
+        panic!("two .pre-commit-config.yaml snippets in the docs: {snippets:?}");
+    };
+    // The prebuilt hook: its own repository, at the tag of this version (the wheel it pins).
+    assert!(
+        prebuilt["repo"]
+            .as_str()
+            .unwrap()
+            .ends_with("/toolcheck-pre-commit")
+    );
+    assert_eq!(prebuilt["rev"], format!("v{}", env!("CARGO_PKG_VERSION")));
+    let hooks = yaml(&read("pre-commit-mirror/.pre-commit-hooks.yaml"));
+    assert_eq!(prebuilt["hooks"][0]["id"], hooks[0]["id"]);
+    // The source hook: this repository, pinned to a commit, or the placeholder the docs say to
+    // replace with one (scripts/pre-commit-check.sh runs the hook pinned to a commit).
+    assert!(source["repo"].as_str().unwrap().ends_with("/toolcheck"));
+    let rev = source["rev"].as_str().unwrap();
     assert!(
         rev == "FULL_COMMIT_SHA" || (rev.len() == 40 && rev.bytes().all(|b| b.is_ascii_hexdigit())),
         "{rev}"
     );
     assert!(read("docs/ci.md").contains("`FULL_COMMIT_SHA`, a commit of it"));
-    let used = &repo["hooks"][0]["id"];
+    let hooks = yaml(&read(".pre-commit-hooks.yaml"));
+    let ids: Vec<&Value> = hooks.as_array().unwrap().iter().map(|h| &h["id"]).collect();
+    let used = &source["hooks"][0]["id"];
     assert!(
         ids.contains(&used),
         "{used} is not in .pre-commit-hooks.yaml"
@@ -546,4 +558,81 @@ fn readme_init_snippet_does_what_it_says() {
         let shown = stdout.trim_end().replace('\n', ", ");
         assert_eq!(shown, comment.trim(), "{line}");
     }
+}
+
+// ---- packages: the prebuilt hook, completions, man pages -----------------------------------
+
+#[test]
+fn prebuilt_hook_matches_the_source_hook() {
+    let source = yaml(&read(".pre-commit-hooks.yaml"));
+    let prebuilt = yaml(&read("pre-commit-mirror/.pre-commit-hooks.yaml"));
+    let (source, prebuilt) = (&source[0], &prebuilt[0]);
+    assert_eq!(prebuilt["id"], "toolcheck");
+    // Installs the wheel into a Python environment instead of building with cargo.
+    assert_eq!(prebuilt["language"], "python");
+    for key in ["name", "entry", "types_or", "files", "require_serial"] {
+        assert_eq!(prebuilt[key], source[key], "{key}");
+    }
+    // The hook package pins the wheel of the version its tag names.
+    let pyproject = read("pre-commit-mirror/pyproject.toml");
+    assert!(
+        pyproject.contains(r#"version = "@VERSION@""#),
+        "{pyproject}"
+    );
+    assert!(
+        pyproject.contains(r#""toolcheck==@VERSION@""#),
+        "{pyproject}"
+    );
+}
+
+#[test]
+fn completions_cover_every_shell_and_command() {
+    for (shell, marker) in [
+        ("bash", "_toolcheck()"),
+        ("zsh", "#compdef toolcheck"),
+        ("fish", "complete -c toolcheck"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion:arg-completer[toolcheck]"),
+    ] {
+        let (code, stdout, stderr) = toolcheck(root(), &["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {stderr}");
+        assert!(stdout.contains(marker), "{shell}: {stdout}");
+        // A command and one of its flags: the script is made from the arguments clap reads.
+        assert!(stdout.contains("lint"), "{shell}");
+        assert!(stdout.contains("max-warnings"), "{shell}");
+    }
+    let (code, _, stderr) = toolcheck(root(), &["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bash"), "{stderr}");
+}
+
+#[test]
+fn man_pages_name_the_version_and_each_commands_flags() {
+    let version = env!("CARGO_PKG_VERSION");
+    let (code, page, _) = toolcheck(root(), &["man"]);
+    assert_eq!(code, 0);
+    assert!(
+        page.contains(&format!(".TH toolcheck 1  \"toolcheck {version}\"")),
+        "{page}"
+    );
+    assert!(page.contains("toolcheck\\-lint(1)"), "{page}");
+    let (code, page, _) = toolcheck(root(), &["man", "lint"]);
+    assert_eq!(code, 0);
+    assert!(
+        page.contains(&format!(".TH toolcheck-lint 1  \"toolcheck {version}\"")),
+        "{page}"
+    );
+    assert!(page.contains("\\fB\\-\\-max\\-warnings\\fR"), "{page}");
+    let (code, page, stderr) = toolcheck(root(), &["man", "lnit"]);
+    assert_eq!((code, page.as_str()), (2, ""));
+    assert!(
+        stderr.contains("no command `lnit`: toolcheck's commands are lint, tokens"),
+        "{stderr}"
+    );
+    // The man command is for packagers: not in the help a user reads.
+    let (_, help, _) = toolcheck(root(), &["--help"]);
+    assert!(
+        help.contains("completions") && !help.contains("  man "),
+        "{help}"
+    );
 }

@@ -45,6 +45,24 @@ pub enum Command {
     /// Will the model find it? Rank the tools as a host's or provider's tool search would for
     /// QUERY, with why each scores; exits 1 when nothing is found
     Search(SearchArgs),
+    /// Print a shell's completion script: bash, zsh, fish, powershell or elvish
+    Completions(CompletionsArgs),
+    /// Print a man page in roff: toolcheck's, or COMMAND's (`toolcheck-lint.1`); for packagers
+    #[command(hide = true)]
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell whose completion script to print
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A command (`lint`) whose page to print instead of toolcheck's
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Args)]

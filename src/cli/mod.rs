@@ -4,6 +4,7 @@
 
 mod args;
 mod compat;
+mod completions;
 mod diff;
 mod explain;
 mod lint;
@@ -94,6 +95,8 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Search(args) => search::run(args),
         Command::Rules(args) => rules::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Completions(args) => completions::completions(&args),
+        Command::Man(args) => completions::man(&args),
         Command::Init(args) => {
             print(&crate::init::run(&args)?);
             Ok(0)
