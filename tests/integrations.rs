@@ -272,6 +272,15 @@ fn action() -> Value {
 /// Runs a step's `run` script with bash as the runner does (`bash -eo pipefail`), its `env`
 /// taking `${{ inputs.x }}` from `inputs`, and the built toolcheck first on `PATH`.
 fn run_step(step: &Value, inputs: &dyn Fn(&str) -> String) -> (i32, String, String) {
+    run_step_with(step, inputs, &[])
+}
+
+/// [`run_step`] with more of the runner's environment (`RUNNER_OS`, `GITHUB_PATH`, ...).
+fn run_step_with(
+    step: &Value,
+    inputs: &dyn Fn(&str) -> String,
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
     let binary = Path::new(env!("CARGO_BIN_EXE_toolcheck"));
     let path = format!(
         "{}:{}",
@@ -293,6 +302,7 @@ fn run_step(step: &Value, inputs: &dyn Fn(&str) -> String) -> (i32, String, Stri
             .unwrap_or_else(|| panic!("{value}"));
         command.env(name, inputs(input));
     }
+    command.envs(env.iter().copied());
     let output = command.output().expect("bash runs");
     (
         output.status.code().unwrap_or(-1),
@@ -318,7 +328,9 @@ fn action_has_the_expected_inputs_and_steps() {
         ("args", ""),
         ("sarif-file", ""),
         ("snapshot-check", ""),
-        ("install", "cargo"),
+        ("install", "release"),
+        ("version", env!("CARGO_PKG_VERSION")),
+        ("release-url", ""),
     ] {
         assert_eq!(input_default(&action, input), default, "{input}");
         assert!(
@@ -348,6 +360,16 @@ fn action_has_the_expected_inputs_and_steps() {
     );
     assert_eq!(cache["with"]["path"], "~/.cargo/bin/toolcheck");
     assert_eq!(cache["with"]["key"], "${{ steps.key.outputs.key }}");
+    // The default path downloads a release: every step that runs cargo is for `install: cargo`.
+    let download = named("Download toolcheck");
+    assert_eq!(download["if"], "inputs.install == 'release'");
+    for step in steps {
+        let runs_cargo = |run: &str| run.lines().any(|line| line.trim().starts_with("cargo "));
+        if step["run"].as_str().is_some_and(runs_cargo) {
+            let condition = step["if"].as_str().unwrap_or_default();
+            assert!(condition.starts_with("inputs.install == 'cargo'"), "{step}");
+        }
+    }
     let install = named("Install toolcheck");
     assert_eq!(
         install["run"],
@@ -369,8 +391,7 @@ fn action_has_the_expected_inputs_and_steps() {
 fn action_cache_key_hashes_the_sources() {
     let action = action();
     let steps = action["runs"]["steps"].as_array().unwrap();
-    let key_step = &steps[0];
-    assert_eq!(key_step["id"], "key");
+    let key_step = steps.iter().find(|step| step["id"] == "key").unwrap();
     let dir = scratch("action-key");
     let output = dir.join("output");
     let run = |action_path: &Path| {
@@ -513,12 +534,11 @@ fn readme_action_snippets_use_real_inputs() {
                     .is_some_and(|uses| uses.contains("/toolcheck@"))
             })
             .expect("a step that uses the action");
-        // Pinned to a commit, not a branch (no release is tagged yet).
+        // Pinned to this version's tag, whose release the action downloads by default.
+        let uses = ours["uses"].as_str().unwrap();
         assert!(
-            ours["uses"]
-                .as_str()
-                .unwrap()
-                .ends_with("/toolcheck@FULL_COMMIT_SHA")
+            uses.ends_with(&format!("/toolcheck@v{}", env!("CARGO_PKG_VERSION"))),
+            "{uses}"
         );
         for (input, _) in ours["with"].as_object().unwrap() {
             assert!(
@@ -635,4 +655,145 @@ fn man_pages_name_the_version_and_each_commands_flags() {
         help.contains("completions") && !help.contains("  man "),
         "{help}"
     );
+}
+
+/// Serves the files of `dir` over HTTP on 127.0.0.1 (a stand-in for a GitHub release), one
+/// request per connection, until the test ends; returns the base URL.
+fn serve(dir: PathBuf) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut request = String::new();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            if reader.read_line(&mut request).is_err() {
+                continue;
+            }
+            // Drain the headers; curl waits for them to be read on some systems.
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let path = request.split_whitespace().nth(1).unwrap_or("/");
+            let file = dir.join(path.trim_start_matches('/'));
+            let response = match std::fs::read(&file) {
+                Ok(body) if !path.contains("..") => {
+                    let mut head = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    )
+                    .into_bytes();
+                    head.extend(body);
+                    head
+                }
+                _ => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_vec(),
+            };
+            let _ = stream.write_all(&response);
+        }
+    });
+    url
+}
+
+/// A release as scripts/build-dist.sh lays it out, for x86_64 Linux: the archive with the built
+/// binary in it, and its `.sha256`.
+fn release(dir: &Path, version: &str) -> String {
+    let name = format!("toolcheck-{version}-x86_64-unknown-linux-musl");
+    std::fs::create_dir_all(dir.join(&name)).unwrap();
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_toolcheck"),
+        dir.join(&name).join("toolcheck"),
+    )
+    .unwrap();
+    let archive = format!("{name}.tar.gz");
+    let status = std::process::Command::new("tar")
+        .args(["-czf", &archive, &name])
+        .current_dir(dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::remove_dir_all(dir.join(&name)).unwrap();
+    let sum = std::process::Command::new("sha256sum")
+        .arg(&archive)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    std::fs::write(dir.join(format!("{archive}.sha256")), sum.stdout).unwrap();
+    archive
+}
+
+#[test]
+fn action_downloads_the_release_and_checks_its_checksum() {
+    let action = action();
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let download = steps
+        .iter()
+        .find(|step| step["name"] == "Download toolcheck")
+        .unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    let served = scratch("action-release");
+    let archive = release(&served, version);
+    let url = serve(served.clone());
+    let run = |name: &str, release_url: &str| {
+        let runner = scratch(&format!("action-runner-{name}"));
+        let github_path = runner.join("github_path");
+        std::fs::write(&github_path, "").unwrap();
+        let inputs = |input: &str| match input {
+            "version" => format!("v{version}"),
+            "release-url" => release_url.to_string(),
+            _ => panic!("{input}"),
+        };
+        let (code, stdout, _) = run_step_with(
+            download,
+            &inputs,
+            &[
+                ("RUNNER_OS", "Linux"),
+                ("RUNNER_ARCH", "X64"),
+                ("RUNNER_TEMP", runner.to_str().unwrap()),
+                ("GITHUB_PATH", github_path.to_str().unwrap()),
+                ("GITHUB_ACTION_REPOSITORY", "acme/toolcheck"),
+            ],
+        );
+        (code, stdout, std::fs::read_to_string(&github_path).unwrap())
+    };
+
+    // The release: downloaded, checked, unpacked, and its folder put on PATH.
+    let (code, stdout, path) = run("good", &url);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains(&format!("toolcheck {version}")), "{stdout}");
+    let installed = Path::new(path.trim()).join("toolcheck");
+    let output = std::process::Command::new(&installed)
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        format!("toolcheck {version}")
+    );
+
+    // A checksum that does not match: nothing is unpacked or put on PATH.
+    let sums = served.join(format!("{archive}.sha256"));
+    let good = std::fs::read_to_string(&sums).unwrap();
+    std::fs::write(&sums, format!("{}{}", "0".repeat(64), &good[64..])).unwrap();
+    let (code, stdout, path) = run("tampered", &url);
+    std::fs::write(&sums, good).unwrap();
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains(&format!(
+            "::error title=toolcheck::{archive} does not match its checksum"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(path, "");
+
+    // No such release: the error says what to do.
+    let (code, stdout, path) = run("missing", &format!("{url}/nothing-here"));
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("cannot download") && stdout.contains("install: cargo"),
+        "{stdout}"
+    );
+    assert_eq!(path, "");
 }
