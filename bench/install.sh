@@ -8,7 +8,7 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 dist="${DIST:-$repo/dist}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/toolcheck-install.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-wheel="$(ls "$dist"/toolcheck-*.whl | head -n 1)"
+wheel="$(ls "$dist"/python/toolcheck-*.whl | head -n 1)"
 archive="$(ls "$dist"/toolcheck-*.tar.gz | head -n 1)"
 python3 -m venv "$work/uv" && "$work/uv/bin/pip" install --quiet --disable-pip-version-check uv
 lint() { "$@" lint --output-format concise "$repo/fixtures/examples" >/dev/null || [ $? -eq 1 ]; }

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds toolcheck's release artifacts for one target into dist/ (or $DIST):
-#   - the wheel (maturin, `bindings = "bin"`): dist/toolcheck-<version>-<tags>.whl
+#   - the wheel (maturin, `bindings = "bin"`): dist/python/toolcheck-<version>-<tags>.whl
 #   - the npm packages: dist/npm/toolcheck-<version>.tgz (the launcher) and the platform
 #     package that holds the binary, dist/npm/toolcheck-cli-<platform>-<version>.tgz
 #   - the archive with the binary, README, LICENSE, completions and man page, and its SHA-256:
 #     dist/toolcheck-<version>-<target>.tar.gz (.zip on Windows) and .sha256
 # The target is this machine's (rustc's host) unless TOOLCHECK_TARGET names another; the release
-# workflow runs this script once per target. Cargo.toml's version is the one version of all.
-# Needs maturin (MATURIN, else on PATH) and npm.
+# workflow runs this script once per target, with MATURIN_ARGS for the wheel's platform tag
+# (`--zig --compatibility manylinux2014`). Cargo.toml's version is the one version of all.
+# Needs maturin (MATURIN, else on PATH), node and npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -15,29 +16,43 @@ dist="${DIST:-$repo/dist}"
 maturin="${MATURIN:-maturin}"
 
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
+repository="$(sed -n 's/^repository = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
 host="$(rustc -vV | sed -n 's/^host: //p')"
 target="${TOOLCHECK_TARGET:-$host}"
 exe=toolcheck
 case "$target" in *windows*) exe=toolcheck.exe ;; esac
 
-mkdir -p "$dist/npm"
+mkdir -p "$dist/python" "$dist/npm"
+stage="$(mktemp -d "${TMPDIR:-/tmp}/toolcheck-dist.XXXXXX")"
+trap 'rm -rf "$stage"' EXIT
 # `--target` only for another target: the host's build stays in target/release, where the
 # pre-commit check's `cargo install` finds it already built.
 target_args=()
-binary="target/release/$exe"
 if [ "$target" != "$host" ]; then
     target_args=(--target "$target")
-    binary="target/$target/release/$exe"
 fi
-"$maturin" build --release --locked "${target_args[@]}" --out "$dist"
+read -ra maturin_args <<<"${MATURIN_ARGS:-}"
+"$maturin" build --release --locked "${target_args[@]}" "${maturin_args[@]}" --out "$stage/python"
+wheel="$(ls "$stage"/python/*.whl)"
+# Every channel ships the wheel's binary: the one maturin linked for the wheel's platform tag
+# (with `--zig` it is not the one in target/release).
+binary="$stage/$exe"
+python="$(command -v python3 || command -v python)"
+"$python" - "$wheel" "toolcheck-$version.data/scripts/$exe" "$binary" <<'PY'
+import shutil, sys, zipfile
+wheel, member, out = sys.argv[1:]
+with zipfile.ZipFile(wheel) as archive, archive.open(member) as src, open(out, "wb") as dst:
+    shutil.copyfileobj(src, dst)
+PY
+chmod 755 "$binary"
+mv "$wheel" "$dist/python/"
 
 # The npm packages: the platform's, then the launcher with one optional dependency per platform.
-stage="$(mktemp -d "${TMPDIR:-/tmp}/toolcheck-dist.XXXXXX")"
-trap 'rm -rf "$stage"' EXIT
-node - "$repo/npm/platforms.json" "$repo/npm/toolcheck/package.json" "$target" "$version" "$stage" <<'JS'
+node - "$repo/npm/platforms.json" "$repo/npm/toolcheck/package.json" "$target" "$version" \
+    "$repository" "$stage" <<'JS'
 const fs = require("node:fs");
 const path = require("node:path");
-const [platformsFile, launcherFile, target, version, stage] = process.argv.slice(2);
+const [platformsFile, launcherFile, target, version, repository, stage] = process.argv.slice(2);
 const platforms = JSON.parse(fs.readFileSync(platformsFile, "utf8"));
 const launcher = JSON.parse(fs.readFileSync(launcherFile, "utf8"));
 const platform = platforms[target];
@@ -45,11 +60,14 @@ if (!platform) {
   console.error(`no npm platform for ${target}: add it to npm/platforms.json`);
   process.exit(1);
 }
-const common = { version, license: launcher.license, description: launcher.description };
+// npm's provenance checks that the package names the repository the workflow ran in.
+launcher.repository = { type: "git", url: `git+${repository}.git` };
 const pkg = {
   name: platform.package,
-  ...common,
+  version,
   description: `The toolcheck binary for ${target}`,
+  license: launcher.license,
+  repository: launcher.repository,
   os: [platform.os],
   cpu: [platform.cpu],
   ...(platform.libc ? { libc: [platform.libc] } : {}),
@@ -66,7 +84,6 @@ fs.mkdirSync(path.join(stage, "launcher", "bin"), { recursive: true });
 fs.writeFileSync(path.join(stage, "launcher", "package.json"), JSON.stringify(launcher, null, 2) + "\n");
 JS
 cp "$binary" "$stage/platform/bin/$exe"
-chmod 755 "$stage/platform/bin/$exe"
 cp npm/toolcheck/bin/toolcheck.js "$stage/launcher/bin/"
 cp npm/platforms.json README.md LICENSE "$stage/launcher/"
 cp LICENSE "$stage/platform/"
@@ -97,7 +114,12 @@ done
 case "$target" in
 *windows*)
     archive="$name.zip"
-    (cd "$stage/archive" && rm -f "$dist/$archive" && zip -qr "$dist/$archive" "$name")
+    # Git for Windows has no zip; the runners have 7-Zip.
+    if command -v zip >/dev/null; then
+        (cd "$stage/archive" && rm -f "$dist/$archive" && zip -qr "$dist/$archive" "$name")
+    else
+        (cd "$stage/archive" && rm -f "$dist/$archive" && 7z a -tzip -bd "$dist/$archive" "$name" >/dev/null)
+    fi
     ;;
 *)
     archive="$name.tar.gz"
@@ -106,4 +128,4 @@ case "$target" in
 esac
 (cd "$dist" && sha256sum "$archive" >"$archive.sha256")
 echo "built toolcheck $version for $target in $dist:"
-(cd "$dist" && ls -1 ./*.whl "$archive" "$archive.sha256" npm/*.tgz)
+(cd "$dist" && ls -1 python/*.whl "$archive" "$archive.sha256" npm/*.tgz)

@@ -41,8 +41,8 @@ export DIST="$repo/dist"
 rm -rf "$DIST"
 MATURIN="$work/tools/bin/maturin" bash "$repo/scripts/build-dist.sh"
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$repo/Cargo.toml" | head -n 1)"
-wheels=("$DIST"/toolcheck-"$version"-*.whl)
-[ -f "${wheels[0]}" ] || fail "no wheel for $version in $DIST"
+wheels=("$DIST"/python/toolcheck-"$version"-*.whl)
+[ -f "${wheels[0]}" ] || fail "no wheel for $version in $DIST/python"
 
 # What every channel must print: the version, and the examples' findings (exit 1, not 2).
 check_runs() {
@@ -75,7 +75,7 @@ check_runs "npx" npx --offline --cache "$work/npm-cache" toolcheck
 
 echo "--- the pre-commit hook repository, with the wheel through PIP_FIND_LINKS"
 bash "$repo/scripts/pre-commit-mirror.sh" "$work/mirror"
-export PRE_COMMIT_HOME="$work/pre-commit-home" PIP_FIND_LINKS="$DIST"
+export PRE_COMMIT_HOME="$work/pre-commit-home" PIP_FIND_LINKS="$DIST/python"
 project="$work/project"
 mkdir -p "$project/tools"
 cd "$project"

@@ -797,3 +797,38 @@ fn action_downloads_the_release_and_checks_its_checksum() {
     );
     assert_eq!(path, "");
 }
+
+#[test]
+fn release_builds_every_target_the_packages_and_the_action_name() {
+    let release = yaml(&read(".github/workflows/release.yml"));
+    let mut built: Vec<&str> = release["jobs"]["build"]["strategy"]["matrix"]["include"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["target"].as_str().unwrap())
+        .collect();
+    built.sort_unstable();
+    let platforms: Value = serde_json::from_str(&read("npm/platforms.json")).unwrap();
+    let mut packaged: Vec<&str> = platforms
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    packaged.sort_unstable();
+    assert_eq!(
+        built, packaged,
+        "release.yml's matrix against npm/platforms.json"
+    );
+    // Every archive the Action downloads is one the release attaches.
+    let action = read("action.yml");
+    let downloaded: Vec<&str> = regex::Regex::new(r"\) target=([a-z0-9_-]+) ;;")
+        .unwrap()
+        .captures_iter(&action)
+        .map(|captures| captures.get(1).unwrap().as_str())
+        .collect();
+    assert_eq!(downloaded.len(), 5, "{downloaded:?}");
+    for target in downloaded {
+        assert!(built.contains(&target), "{target}");
+    }
+}
