@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Proves the prebuilt channels for this machine's platform, as a user meets them:
 #   1. scripts/build-dist.sh builds the wheel, the npm tarballs and the archive into dist/;
-#   2. a fresh venv with no index (offline) installs the wheel; `toolcheck --version` and a lint
-#      of fixtures/examples run;
-#   3. an empty directory installs the npm tarballs offline, with an empty cache; `npx toolcheck`
-#      runs the same lint;
+#   2. a fresh venv installs the wheel with no network (a network namespace where one can be
+#      made, and no index); `toolcheck --version` and a lint of fixtures/examples run;
+#   3. an empty directory installs the npm tarballs the same way, with an empty cache; `npx
+#      toolcheck` runs the same lint;
 #   4. the pre-commit hook repository (scripts/pre-commit-mirror.sh) installs the wheel through
 #      PIP_FIND_LINKS: the first `pre-commit run --all-files` blocks a flawed manifest, the second
 #      reuses the environment. Both times are printed (BENCHMARKS.md has the measured figures).
@@ -58,20 +58,32 @@ check_runs() {
     echo "$label: $out; lint of fixtures/examples: $(wc -l <"$work/lint.log") lines, exit 1"
 }
 
+# Offline for real where a network namespace can be made (root, or user namespaces): no
+# network at all; else only the package managers' own offline flags.
+offline=()
+if unshare -n true 2>/dev/null; then
+    offline=(unshare -n)
+    echo "installs and runs below have no network (unshare -n)"
+else
+    echo "no network namespace here: installs below are offline by --no-index and --offline only"
+fi
+
 echo "--- pip install the wheel, offline"
 python3 -m venv "$work/venv"
 start=$(date +%s%N)
-PIP_NO_INDEX=1 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "${wheels[0]}"
+"${offline[@]}" env PIP_NO_INDEX=1 "$work/venv/bin/pip" install --quiet \
+    --disable-pip-version-check "${wheels[0]}"
 echo "pip install took $(elapsed "$start") s"
-check_runs "pip" "$work/venv/bin/toolcheck"
+check_runs "pip" "${offline[@]}" "$work/venv/bin/toolcheck"
 
 echo "--- npm install the tarballs, offline, empty cache"
 mkdir "$work/npm-project"
 cd "$work/npm-project"
 start=$(date +%s%N)
-npm install --offline --cache "$work/npm-cache" --no-audit --no-fund --silent "$DIST"/npm/*.tgz
+"${offline[@]}" npm install --offline --cache "$work/npm-cache" --no-audit --no-fund --silent \
+    "$DIST"/npm/*.tgz
 echo "npm install took $(elapsed "$start") s"
-check_runs "npx" npx --offline --cache "$work/npm-cache" toolcheck
+check_runs "npx" "${offline[@]}" npx --offline --cache "$work/npm-cache" toolcheck
 
 echo "--- the pre-commit hook repository, with the wheel through PIP_FIND_LINKS"
 bash "$repo/scripts/pre-commit-mirror.sh" "$work/mirror"
