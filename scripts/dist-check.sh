@@ -85,6 +85,19 @@ start=$(date +%s%N)
 echo "npm install took $(elapsed "$start") s"
 check_runs "npx" "${offline[@]}" npx --offline --cache "$work/npm-cache" toolcheck
 
+# The launcher without its platform's package: exit 2, naming the package and what to do.
+mkdir "$work/npm-launcher-only"
+cd "$work/npm-launcher-only"
+"${offline[@]}" npm install --offline --cache "$work/npm-cache-2" --no-audit --no-fund --silent \
+    --omit=optional "$DIST/npm/toolcheck-$version.tgz"
+status=0
+npx --offline --cache "$work/npm-cache-2" toolcheck --version >"$work/launcher.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q "@toolcheck/cli-.* is not installed" "$work/launcher.log" || {
+    cat "$work/launcher.log"
+    fail "the launcher without a platform package exited $status"
+}
+echo "npx without the platform package: $(cat "$work/launcher.log")"
+
 echo "--- the pre-commit hook repository, with the wheel through PIP_FIND_LINKS"
 bash "$repo/scripts/pre-commit-mirror.sh" "$work/mirror"
 export PRE_COMMIT_HOME="$work/pre-commit-home" PIP_FIND_LINKS="$DIST/python"

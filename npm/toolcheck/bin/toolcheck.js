@@ -40,8 +40,9 @@ try {
   binary = require.resolve(`${platform.package}/bin/${exe}`);
 } catch {
   fail(
-    `${platform.package} is not installed: npm skips it with --omit=optional or --no-optional; ` +
-      "install again without that flag",
+    `${platform.package}, which holds the binary, is not installed (npm skips optional ` +
+      "dependencies with --omit=optional, and when it cannot fetch them): run npm install " +
+      "again, without --omit=optional",
   );
 }
 
