@@ -3,7 +3,7 @@
 #   - the wheel (maturin, `bindings = "bin"`): dist/python/toolcheck-<version>-<tags>.whl
 #   - the npm packages: dist/npm/toolcheck-<version>.tgz (the launcher) and the platform
 #     package that holds the binary, dist/npm/toolcheck-cli-<platform>-<version>.tgz
-#   - the archive with the binary, README, LICENSE, completions and man page, and its SHA-256:
+#   - the archive with the binary, README, LICENSE, completions and man pages, and its SHA-256:
 #     dist/toolcheck-<version>-<target>.tar.gz (.zip on Windows) and .sha256
 # The target is this machine's (rustc's host) unless TOOLCHECK_TARGET names another; the release
 # workflow runs this script once per target, with MATURIN_ARGS for the wheel's platform tag
@@ -108,7 +108,7 @@ for pair in bash:toolcheck.bash zsh:_toolcheck fish:toolcheck.fish powershell:_t
 done
 "$runner" man >"$stage/archive/$name/man/toolcheck.1"
 # Each command's page (`man toolcheck-lint`): the commands `--help` lists, but `help`.
-for command in $("$runner" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p'); do
+for command in $("$runner" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p'); do
     [ "$command" = help ] || "$runner" man "$command" >"$stage/archive/$name/man/toolcheck-$command.1"
 done
 case "$target" in
@@ -126,6 +126,11 @@ case "$target" in
     tar -C "$stage/archive" -czf "$dist/$archive" "$name"
     ;;
 esac
-(cd "$dist" && sha256sum "$archive" >"$archive.sha256")
+# macOS has shasum, not sha256sum; both print `<hash>  <name>`.
+if command -v sha256sum >/dev/null; then
+    (cd "$dist" && sha256sum "$archive" >"$archive.sha256")
+else
+    (cd "$dist" && shasum -a 256 "$archive" >"$archive.sha256")
+fi
 echo "built toolcheck $version for $target in $dist:"
 (cd "$dist" && ls -1 python/*.whl "$archive" "$archive.sha256" npm/*.tgz)

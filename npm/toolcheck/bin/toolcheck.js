@@ -30,7 +30,8 @@ const platform = Object.values(platforms).find(
 if (!platform) {
   fail(
     `no prebuilt binary for ${process.platform}-${process.arch}; ` +
-      "build one with `cargo install --locked toolcheck` and run it from PATH",
+      "build it from source (`cargo install --locked --path .` in a checkout of toolcheck) and " +
+      "run the toolcheck on PATH",
   );
 }
 
