@@ -105,17 +105,7 @@ project="$work/project"
 mkdir -p "$project/tools"
 cd "$project"
 git init --quiet
-cat >tools/weather.tool.yaml <<'YAML'
-name: get_weather
-description: |
-  Get the current weather for a city. Use it when the user asks about weather conditions now;
-  do not use it for forecasts. Always answer in Celsius.
-input_schema:
-  type: object
-  properties:
-    city: { type: string, description: The city name, such as Berlin }
-  required: [city]
-YAML
+cp "$repo/scripts/flawed-manifest.yaml" tools/weather.tool.yaml
 cat >.pre-commit-config.yaml <<YAML
 repos:
   - repo: $work/mirror

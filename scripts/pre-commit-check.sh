@@ -41,17 +41,7 @@ cd "$project"
 git init --quiet
 git config user.email "check@example.invalid"
 git config user.name "pre-commit check"
-cat >tools/weather.tool.yaml <<'YAML'
-name: get_weather
-description: |
-  Get the current weather for a city. Use it when the user asks about weather conditions now;
-  do not use it for forecasts. Always answer in Celsius.
-input_schema:
-  type: object
-  properties:
-    city: { type: string, description: The city name, such as Berlin }
-  required: [city]
-YAML
+cp "$repo/scripts/flawed-manifest.yaml" tools/weather.tool.yaml
 # Not a manifest: the hook's `files:` pattern must keep it away from toolcheck.
 echo '{"name": "not-a-manifest", "version": "1.0.0"}' >package.json
 git add .
