@@ -3,7 +3,7 @@
 # sets of ../shared/corpora (absent on a user's clone: then only the fixtures).
 set -euo pipefail
 cd "$(dirname "$0")"
-targets=(parse_json parse_yaml normalize lint_file render_human)
+targets=(parse_json parse_yaml parse_source normalize lint_file render_human)
 for target in "${targets[@]}"; do
     mkdir -p "corpus/$target"
 done
@@ -12,14 +12,14 @@ seed() {
     name=$(printf '%s' "$file" | sha1sum | cut -c1-16)
     for target in "${targets[@]}"; do
         case "$target:$file" in
-            parse_json:*.json | parse_yaml:*.yaml | parse_yaml:*.yml | normalize:* | lint_file:* | render_human:*)
+            parse_json:*.json | parse_yaml:*.yaml | parse_yaml:*.yml | parse_source:*.ts | normalize:* | lint_file:* | render_human:*)
                 cp "$file" "corpus/$target/$name" ;;
         esac
     done
 }
 while IFS= read -r -d '' file; do
     seed "$file"
-done < <(find ../fixtures -type f \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) \
+done < <(find ../fixtures -type f \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' -o -name '*.ts' \) \
     -not -path '*/snapshots/*' -not -name 'sarif-schema-*' -size -256k -print0)
 if [ -d ../../shared/corpora ]; then
     while IFS= read -r -d '' file; do

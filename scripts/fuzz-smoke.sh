@@ -26,7 +26,7 @@ fi
 seconds=${TOOLCHECK_FUZZ_SECONDS:-20}
 bash seed.sh > /dev/null
 cargo +nightly fuzz build
-for target in parse_json parse_yaml normalize lint_file render_human; do
+for target in parse_json parse_yaml parse_source normalize lint_file render_human; do
     echo "fuzz smoke: $target for ${seconds} s"
     # -timeout: one input taking over 10 s is a hang. The run's own summary goes to stderr;
     # keep only its last lines unless it fails.

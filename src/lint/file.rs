@@ -22,6 +22,8 @@ use crate::tokens::Encoding;
 pub(crate) struct Parsed {
     pub file: Arc<SourceFile>,
     pub json: bool,
+    /// Read from server source (`.ts`, `.js`, …) rather than a manifest.
+    pub source_code: bool,
     pub root: Option<Node>,
     /// The `invalid-manifest` finding of a file that has no tree.
     pub unreadable: Vec<Diagnostic>,
@@ -57,10 +59,19 @@ impl Parsed {
         })
     }
 
-    /// Parses a file's text as JSON (`json`) or YAML.
+    /// Parses a file's text: the tools a source file registers (by its name's extension),
+    /// else JSON (`json`) or YAML.
     pub fn from_text(file: Arc<SourceFile>, json: bool, invalid_manifest: &ActiveRule) -> Parsed {
-        match parse::parse(&file.text, json) {
-            Ok(root) => Parsed::new(file, json, Some(root), Vec::new()),
+        let language = parse::code::Language::of(std::path::Path::new(&file.name));
+        let parsed = match language {
+            Some(language) => parse::code::parse(&file.text, language),
+            None => parse::parse(&file.text, json),
+        };
+        match parsed {
+            Ok(root) => Parsed {
+                source_code: language.is_some(),
+                ..Parsed::new(file, json, Some(root), Vec::new())
+            },
             Err(error) => {
                 let unreadable =
                     unreadable(&file, invalid_manifest, error.span, error.message, None);
@@ -78,6 +89,7 @@ impl Parsed {
         Parsed {
             file,
             json,
+            source_code: false,
             root,
             unreadable,
             internal_error: None,
@@ -208,10 +220,15 @@ pub(crate) fn check(
             },
             || crate::diagnostic::sort(&mut diagnostics),
         );
-        if !parsed.json {
+        if parsed.source_code {
+            // A fix edits the words of a literal, which in source may need escaping: not yet.
+            for diagnostic in &mut diagnostics {
+                diagnostic.fix = None;
+            }
+        } else if !parsed.json {
             hold_fixes_on_shared_text(&parsed.file.text, &mut diagnostics);
         }
-        let directives = if parsed.json {
+        let directives = if parsed.json || parsed.source_code {
             Vec::new()
         } else {
             directives::directives(&parsed.file.text, Some(root))

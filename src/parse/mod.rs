@@ -1,5 +1,6 @@
 //! Parsing YAML and JSON into [`Node`] trees with exact spans.
 
+pub mod code;
 pub mod json;
 
 mod node;

@@ -174,6 +174,7 @@ impl Discovery {
                     Vec::new()
                 };
                 found.extend(walked.matched);
+                found.extend(registering_tools(&walked.sources));
                 match self.mode {
                     DiscoveryMode::Content => found.extend(manifests),
                     DiscoveryMode::Include if !manifests.is_empty() => {
@@ -320,6 +321,8 @@ impl Discovery {
                 walked.matched.push(path.to_path_buf());
             } else if sniff::manifest_extension(path).is_some() {
                 walked.candidates.push(path.to_path_buf());
+            } else if sniff::is_source(path) && !in_dependencies(&relative) {
+                walked.sources.push(path.to_path_buf());
             }
         }
         walked
@@ -333,6 +336,9 @@ struct Walked {
     matched: Vec<PathBuf>,
     /// Not matched by `include`, not excluded, named `.json`, `.yaml` or `.yml`.
     candidates: Vec<PathBuf>,
+    /// Not matched by `include`, not excluded, source files (`.ts`, `.js`, …) outside
+    /// installed dependencies.
+    sources: Vec<PathBuf>,
     /// Entries the walk would lint but could not read.
     errors: Vec<Error>,
     skipped: Vec<String>,
@@ -379,6 +385,25 @@ fn holding_tools(candidates: &[PathBuf]) -> Vec<PathBuf> {
         .collect();
     manifests.sort_by_cached_key(|path| display_name(path));
     manifests
+}
+
+/// The `sources` that register tools (read on all cores).
+fn registering_tools(sources: &[PathBuf]) -> Vec<PathBuf> {
+    let registers = crate::parallel::map_in_order(sources.iter().collect(), |path| {
+        sniff::registers_tools(path)
+    });
+    sources
+        .iter()
+        .zip(registers)
+        .filter(|(_, registers)| *registers)
+        .map(|(path, _)| path.clone())
+        .collect()
+}
+
+/// Whether a walked file is inside installed packages (`node_modules`), whose tools are not
+/// the project's to lint (as ruff and eslint leave them out).
+fn in_dependencies(relative: &str) -> bool {
+    relative.split('/').any(|part| part == "node_modules")
 }
 
 /// Whether every candidate with one of the manifests' extensions is a manifest.

@@ -19,6 +19,31 @@ pub fn manifest_extension(path: &Path) -> Option<bool> {
     }
 }
 
+/// Whether `path` is named as a source file toolcheck reads tool registrations from.
+pub fn is_source(path: &Path) -> bool {
+    crate::parse::code::Language::of(path).is_some()
+}
+
+/// Whether the source file at `path` registers a tool toolcheck can read: files without a
+/// registration keyword are not parsed at all.
+pub fn registers_tools(path: &Path) -> bool {
+    let Some(language) = crate::parse::code::Language::of(path) else {
+        return false;
+    };
+    let Ok(bytes) = super::read_file(path, "file", super::DEFAULT_MAX_FILE_SIZE) else {
+        return false;
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return false;
+    };
+    language.may_register_tools(text)
+        && crate::parse::code::parse(text, language).is_ok_and(|root| {
+            root.get("tools")
+                .and_then(|tools| tools.as_array())
+                .is_some_and(|tools| !tools.is_empty())
+        })
+}
+
 /// Whether the file at `path` (`.json`, `.yaml` or `.yml`) holds tool definitions, judged
 /// from its first [`SNIFF_BYTES`]. A file that cannot be read, is not UTF-8 or does not
 /// parse is not one.

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Recall of tools read from server source (docs/sources.md): fetches each server of
+# bench/source-recall.txt from the npm registry at the version its live listing was captured
+# from, and compares what toolcheck reads from the package with that listing
+# (bench/source_recall.rs). Needs npm and ../shared/corpora (the listings).
+#   bash bench/source-recall.sh          (packages cached in target/source-recall/)
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+corpora="${CORPORA:-$repo/../shared/corpora}"
+cache="$repo/target/source-recall"
+[ -d "$corpora/mcp" ] || { echo "source recall skipped: $corpora/mcp is absent"; exit 0; }
+mkdir -p "$cache"
+list="$cache/list.txt"
+: > "$list"
+while read -r listing package; do
+    case "$listing" in '' | '#'*) continue ;; esac
+    dir="$cache/$(printf '%s' "$package" | tr '/@' '__')"
+    if [ ! -d "$dir" ]; then
+        tarball="$(cd "$cache" && npm pack --silent "$package" | tail -n 1)"
+        mkdir -p "$dir" && tar xzf "$cache/$tarball" -C "$dir" && rm "$cache/$tarball"
+    fi
+    echo "${listing%.json} $corpora/mcp/$listing $dir" >> "$list"
+done < "$repo/bench/source-recall.txt"
+cargo run --quiet --release --example source_recall -- "$list"

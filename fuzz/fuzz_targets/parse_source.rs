@@ -1,0 +1,33 @@
+//! Tools read from TypeScript/JavaScript source: never panics; every span is in place, and a
+//! string's words map to source text that holds them.
+#![no_main]
+
+#[path = "common.rs"]
+mod common;
+
+use toolcheck::parse::NodeKind;
+use toolcheck::parse::code::{Language, parse};
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for language in [Language::TypeScript, Language::Tsx] {
+        let Ok(root) = parse(text, language) else {
+            continue;
+        };
+        common::check_tree(text, &root);
+        let mut stack = vec![&root];
+        while let Some(node) = stack.pop() {
+            match &node.kind {
+                NodeKind::String(s) => {
+                    let span = node.source_range(text, 0..s.value.len());
+                    common::check_span(text, &span);
+                }
+                NodeKind::Array(items) => stack.extend(items),
+                NodeKind::Object(entries) => stack.extend(entries.iter().map(|e| &e.value)),
+                _ => {}
+            }
+        }
+    }
+});

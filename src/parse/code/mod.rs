@@ -1,0 +1,59 @@
+//! Tool definitions read from server source, without running it: the registrations of a
+//! TypeScript or JavaScript file become the tree a `tools/list` capture parses into, with every
+//! string pointing at its literal in the source, so every rule reads them unchanged and a
+//! finding underlines the words where they are written.
+
+mod js_string;
+mod typescript;
+mod value;
+
+use std::path::Path;
+
+use super::{Node, ParseError, Segment};
+
+/// A language toolcheck reads tool registrations from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    TypeScript,
+    /// TSX, and JavaScript (which the TSX grammar reads, JSX included).
+    Tsx,
+}
+
+impl Language {
+    /// The language of a file by its extension; `None` for files that are not source.
+    pub fn of(path: &Path) -> Option<Language> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "ts" | "mts" | "cts" => {
+                // A declaration file holds types, never a registration.
+                let name = path.file_name()?.to_str()?;
+                (!name.contains(".d.")).then_some(Language::TypeScript)
+            }
+            "tsx" | "js" | "jsx" | "mjs" | "cjs" => Some(Language::Tsx),
+            _ => None,
+        }
+    }
+
+    /// Whether `text` may register a tool: the keyword test that decides whether a source file
+    /// is parsed at all (most files of a server tree have none of these words).
+    pub fn may_register_tools(self, text: &str) -> bool {
+        REGISTRATION_WORDS.iter().any(|word| text.contains(word))
+    }
+}
+
+/// The calls that register tools in the frameworks read (`server.registerTool(…)`,
+/// `server.tool(…)`).
+const REGISTRATION_WORDS: &[&str] = &["registerTool", ".tool("];
+
+/// The tools `source` registers, as a `{"tools": [...]}` tree whose strings point into
+/// `source`. A registration whose name, description or schema cannot be read statically is
+/// left out rather than guessed.
+pub fn parse(source: &str, language: Language) -> Result<Node, ParseError> {
+    super::node::check_len(source)?;
+    typescript::tools(source, language)
+}
+
+/// The segments of a string read from source (`raw`: its literals, starting at `base`).
+pub(super) fn string_segments(raw: &str, base: usize) -> Option<Vec<Segment>> {
+    js_string::segments(raw, base)
+}

@@ -1,0 +1,888 @@
+//! TypeScript and JavaScript: the official MCP SDK's `server.registerTool(name, config,
+//! handler)` and `server.tool(name, description?, shape?, annotations?, handler)`, with zod
+//! schemas converted as the SDK converts them for `tools/list` (zod 4's JSON Schema, draft-07).
+//!
+//! Values are read, never run: string literals, templates without substitutions, `+` of
+//! strings, `[…].join(…)` of strings, and names bound once in the file (`const config = {…}`).
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node as Ts, Parser, Tree};
+
+use super::Language;
+use super::value::{Member, Value};
+use crate::parse::{Keys, Node, ParseError, Pointer, Span, StrStyle};
+
+/// How deep a value is followed (names through names, schemas in schemas) before giving up.
+const MAX_DEPTH: usize = 64;
+
+/// The JSON Schema dialect the SDK names in every schema it sends.
+const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+
+pub(super) fn tools(source: &str, language: Language) -> Result<Node, ParseError> {
+    let grammar: tree_sitter::Language = match language {
+        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+    };
+    let internal = |message: &str| ParseError {
+        message: message.to_string(),
+        span: 0..0,
+    };
+    let mut parser = Parser::new();
+    parser
+        .set_language(&grammar)
+        .map_err(|_| internal("the TypeScript grammar does not load"))?;
+    let tree = parser
+        .parse(source, None)
+        .ok_or_else(|| internal("the TypeScript parser stopped"))?;
+    let reader = Reader::new(source, &tree);
+    let mut tools = Vec::new();
+    each_node(&tree, |node| {
+        if let Some(tool) = reader.registration(node) {
+            tools.push(tool);
+        }
+    });
+    let whole = 0..source.len();
+    let root = Value::Object(
+        vec![Member::new(
+            "tools",
+            0..0,
+            Value::Array(tools, whole.clone()),
+        )],
+        whole,
+    );
+    Ok(root.into_node(Pointer::root(), &mut Keys::default()))
+}
+
+/// Every node of `tree`, in source order, without recursion (a deeply nested file must not
+/// exhaust the stack).
+fn each_node<'t>(tree: &'t Tree, mut visit: impl FnMut(Ts<'t>)) {
+    let mut cursor = tree.walk();
+    loop {
+        visit(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+/// Whether a schema is read for what a client sends (`inputSchema`) or what the tool returns
+/// (`outputSchema`): zod 4 closes objects (`additionalProperties: false`) only in the latter.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Io {
+    Input,
+    Output,
+}
+
+/// A zod schema read: its JSON Schema's members and whether its property may be left out.
+struct Zod {
+    members: Vec<Member>,
+    optional: bool,
+    span: Span,
+}
+
+impl Zod {
+    fn set(&mut self, key: &str, key_span: Span, value: Value) {
+        match self.members.iter_mut().find(|member| member.key == key) {
+            Some(member) => member.value = value,
+            None => self.members.push(Member::new(key, key_span, value)),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.members
+            .iter()
+            .find(|member| member.key == key)
+            .map(|member| &member.value)
+    }
+
+    fn into_value(self) -> Value {
+        Value::Object(self.members, self.span)
+    }
+}
+
+struct Reader<'t> {
+    source: &'t str,
+    /// The value of each name declared once in the file (`const x = …`); `None` for a name
+    /// declared more than once, in whatever scopes: which one a use means is not guessed.
+    bindings: HashMap<&'t str, Option<Ts<'t>>>,
+}
+
+impl<'t> Reader<'t> {
+    fn new(source: &'t str, tree: &'t Tree) -> Self {
+        let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
+        each_node(tree, |node| {
+            if node.kind() != "variable_declarator" {
+                return;
+            }
+            let (Some(name), Some(value)) = (
+                node.child_by_field_name("name"),
+                node.child_by_field_name("value"),
+            ) else {
+                return;
+            };
+            if name.kind() != "identifier" {
+                return;
+            }
+            let name = &source[name.byte_range()];
+            bindings
+                .entry(name)
+                .and_modify(|bound| *bound = None)
+                .or_insert(Some(value));
+        });
+        Reader { source, bindings }
+    }
+
+    fn text(&self, node: Ts<'t>) -> &'t str {
+        &self.source[node.byte_range()]
+    }
+
+    /// `node` without parentheses, `as`, `satisfies`, `!` and names bound once: the expression
+    /// that gives its value.
+    fn resolve(&self, mut node: Ts<'t>) -> Option<Ts<'t>> {
+        for _ in 0..MAX_DEPTH {
+            node = match node.kind() {
+                "parenthesized_expression"
+                | "as_expression"
+                | "satisfies_expression"
+                | "non_null_expression" => node.named_child(0)?,
+                "identifier" | "shorthand_property_identifier" => {
+                    (*self.bindings.get(self.text(node))?)?
+                }
+                _ => return Some(node),
+            };
+        }
+        None
+    }
+
+    /// The arguments of a call, comments left out.
+    fn arguments(&self, call: Ts<'t>) -> Vec<Ts<'t>> {
+        let Some(arguments) = call.child_by_field_name("arguments") else {
+            return Vec::new();
+        };
+        let mut cursor = arguments.walk();
+        arguments
+            .named_children(&mut cursor)
+            .filter(|node| node.kind() != "comment")
+            .collect()
+    }
+
+    /// A call `receiver.method(…)`: the receiver and the method's name.
+    fn method_call(&self, node: Ts<'t>) -> Option<(Ts<'t>, &'t str)> {
+        if node.kind() != "call_expression" {
+            return None;
+        }
+        let function = node.child_by_field_name("function")?;
+        if function.kind() != "member_expression" {
+            return None;
+        }
+        let receiver = function.child_by_field_name("object")?;
+        let method = function.child_by_field_name("property")?;
+        Some((receiver, self.text(method)))
+    }
+
+    /// The tool a call registers, if `node` is a registration that can be read whole.
+    fn registration(&self, node: Ts<'t>) -> Option<Value> {
+        let (_, method) = self.method_call(node)?;
+        let arguments = self.arguments(node);
+        match method {
+            "registerTool" => self.register_tool(node, &arguments),
+            "tool" => self.tool(node, &arguments),
+            _ => None,
+        }
+    }
+
+    /// `registerTool(name, { title, description, inputSchema, outputSchema, annotations }, cb)`.
+    fn register_tool(&self, call: Ts<'t>, arguments: &[Ts<'t>]) -> Option<Value> {
+        let [name, config, ..] = arguments else {
+            return None;
+        };
+        let name = self.string(*name, 0)?;
+        let mut members = vec![Member::new("name", name.span(), name)];
+        let config = self.resolve(*config)?;
+        let mut input_schema = None;
+        for (key, key_node, value) in self.members(config, 0)? {
+            let key_span = key_node.byte_range();
+            match key {
+                "title" | "description" => {
+                    members.push(Member::new(key, key_span, self.string(value, 0)?));
+                }
+                "inputSchema" => input_schema = Some((key_span, value)),
+                "outputSchema" => {
+                    let schema = self.object_schema(value, Io::Output)?;
+                    members.push(Member::new(key, key_span, schema));
+                }
+                "annotations" => {
+                    members.push(Member::new(key, key_span, self.literal(value, 0)?));
+                }
+                _ => {}
+            }
+        }
+        let schema = match input_schema {
+            Some((key_span, value)) => (key_span, self.object_schema(value, Io::Input)?),
+            None => (call.byte_range(), empty_schema(call.byte_range())),
+        };
+        members.push(Member::new("inputSchema", schema.0, schema.1));
+        Some(Value::Object(members, call.byte_range()))
+    }
+
+    /// `tool(name, description?, shape?, annotations?, cb)`, told apart as the SDK does: a
+    /// string is the description; of the objects before the callback, a zod shape is the
+    /// schema and another object the annotations.
+    fn tool(&self, call: Ts<'t>, arguments: &[Ts<'t>]) -> Option<Value> {
+        let (name, rest) = arguments.split_first()?;
+        // The callback is last; a call without one is some other library's `tool`.
+        let (callback, rest) = rest.split_last()?;
+        if !matches!(
+            callback.kind(),
+            "arrow_function" | "function_expression" | "identifier"
+        ) {
+            return None;
+        }
+        let name = self.string(*name, 0)?;
+        let mut members = vec![Member::new("name", name.span(), name)];
+        let mut rest = rest.iter().copied().peekable();
+        if let Some(description) = rest.next_if(|node| self.is_string(*node)) {
+            let text = self.string(description, 0)?;
+            members.push(Member::new("description", description.byte_range(), text));
+        }
+        let mut schema = None;
+        let mut annotations = None;
+        for argument in rest {
+            let value = self.resolve(argument)?;
+            if schema.is_none() && annotations.is_none() && self.is_shape(value) {
+                schema = Some((argument.byte_range(), self.object_schema(value, Io::Input)?));
+            } else if annotations.is_none() && value.kind() == "object" {
+                annotations = Some((argument.byte_range(), self.literal(value, 0)?));
+            } else {
+                return None;
+            }
+        }
+        let (key_span, schema) =
+            schema.unwrap_or_else(|| (call.byte_range(), empty_schema(call.byte_range())));
+        members.push(Member::new("inputSchema", key_span, schema));
+        if let Some((key_span, annotations)) = annotations {
+            members.push(Member::new("annotations", key_span, annotations));
+        }
+        Some(Value::Object(members, call.byte_range()))
+    }
+
+    fn is_string(&self, node: Ts<'t>) -> bool {
+        self.resolve(node).is_some_and(|node| {
+            matches!(
+                node.kind(),
+                "string" | "template_string" | "binary_expression"
+            ) || self
+                .method_call(node)
+                .is_some_and(|(_, method)| method == "join")
+        })
+    }
+
+    /// An object literal whose every value is a zod schema (the SDK's `isZodRawShape`; an
+    /// empty object is one too).
+    fn is_shape(&self, node: Ts<'t>) -> bool {
+        node.kind() == "object"
+            && self.members(node, 0).is_some_and(|members| {
+                members
+                    .iter()
+                    .all(|(_, _, value)| self.zod(*value, 0).is_some())
+            })
+    }
+
+    /// The keys and values of an object literal (spreads of objects included), or `None` when
+    /// a key is computed or a spread cannot be read.
+    fn members(&self, node: Ts<'t>, depth: usize) -> Option<Vec<(&'t str, Ts<'t>, Ts<'t>)>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let node = self.resolve(node)?;
+        if node.kind() != "object" {
+            return None;
+        }
+        let mut members: Vec<(&'t str, Ts<'t>, Ts<'t>)> = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            let (key, key_node, value) = match child.kind() {
+                "pair" => {
+                    let key_node = child.child_by_field_name("key")?;
+                    let value = child.child_by_field_name("value")?;
+                    let key = match key_node.kind() {
+                        "property_identifier" | "number" => self.text(key_node),
+                        // A quoted key: its text between the quotes, when it has no escape.
+                        "string" => {
+                            let text = self.text(key_node);
+                            let inner = text.get(1..text.len().saturating_sub(1))?;
+                            if inner.contains('\\') {
+                                return None;
+                            }
+                            inner
+                        }
+                        _ => return None,
+                    };
+                    (key, key_node, value)
+                }
+                "shorthand_property_identifier" => (self.text(child), child, child),
+                "spread_element" => {
+                    let spread = child.named_child(0)?;
+                    members.extend(self.members(spread, depth + 1)?);
+                    continue;
+                }
+                "comment" | "method_definition" => continue,
+                _ => return None,
+            };
+            // A later key replaces an earlier one, as in JavaScript.
+            members.retain(|(earlier, _, _)| *earlier != key);
+            members.push((key, key_node, value));
+        }
+        Some(members)
+    }
+
+    /// A string: literals (joined with `+`), a template without substitutions, `[…].join(…)`,
+    /// through names bound once. Its segments map to the source when its literals are written
+    /// in one place; a string put together from several places maps to the expression.
+    fn string(&self, node: Ts<'t>, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let node = self.resolve(node)?;
+        let span = node.byte_range();
+        match node.kind() {
+            "string" | "template_string" | "binary_expression" => {
+                if let Some((value, _)) = super::js_string::decode(self.text(node), span.start) {
+                    return Some(Value::Str {
+                        value,
+                        raw: span,
+                        style: StrStyle::Js,
+                    });
+                }
+                if node.kind() != "binary_expression"
+                    || node
+                        .child_by_field_name("operator")
+                        .is_none_or(|operator| self.text(operator) != "+")
+                {
+                    return None;
+                }
+                let left = self.string(node.child_by_field_name("left")?, depth + 1)?;
+                let right = self.string(node.child_by_field_name("right")?, depth + 1)?;
+                Some(Value::made(
+                    &[left.as_str()?, right.as_str()?].concat(),
+                    span,
+                ))
+            }
+            "call_expression" => {
+                let (receiver, method) = self.method_call(node)?;
+                if method != "join" {
+                    return None;
+                }
+                let separator = match self.arguments(node).as_slice() {
+                    [] => ",".to_string(),
+                    [separator] => self.string(*separator, depth + 1)?.as_str()?.to_string(),
+                    _ => return None,
+                };
+                let items = self.resolve(receiver)?;
+                if items.kind() != "array" {
+                    return None;
+                }
+                let mut cursor = items.walk();
+                let parts: Option<Vec<String>> = items
+                    .named_children(&mut cursor)
+                    .filter(|item| item.kind() != "comment")
+                    .map(|item| Some(self.string(item, depth + 1)?.as_str()?.to_string()))
+                    .collect();
+                Some(Value::made(&parts?.join(&separator), span))
+            }
+            _ => None,
+        }
+    }
+
+    /// A JSON value written as a literal: strings, numbers, booleans, `null`, arrays, objects.
+    fn literal(&self, node: Ts<'t>, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let node = self.resolve(node)?;
+        let span = node.byte_range();
+        match node.kind() {
+            "true" => Some(Value::Bool(true, span)),
+            "false" => Some(Value::Bool(false, span)),
+            "null" => Some(Value::Null(span)),
+            "number" => Some(Value::Number(number(self.text(node))?, span)),
+            "unary_expression" => {
+                let operand = node.child_by_field_name("argument")?;
+                let operator = node.child_by_field_name("operator")?;
+                if self.text(operator) != "-" || operand.kind() != "number" {
+                    return None;
+                }
+                let negative = format!("-{}", self.text(operand));
+                Some(Value::Number(number(&negative)?, span))
+            }
+            "array" => {
+                let mut cursor = node.walk();
+                let items: Option<Vec<Value>> = node
+                    .named_children(&mut cursor)
+                    .filter(|item| item.kind() != "comment")
+                    .map(|item| self.literal(item, depth + 1))
+                    .collect();
+                Some(Value::Array(items?, span))
+            }
+            "object" => {
+                let members = self
+                    .members(node, depth + 1)?
+                    .into_iter()
+                    .map(|(key, key_node, value)| {
+                        Some(Member::new(
+                            key,
+                            key_node.byte_range(),
+                            self.literal(value, depth + 1)?,
+                        ))
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Value::Object(members, span))
+            }
+            _ => self.string(node, depth + 1),
+        }
+    }
+
+    /// The JSON Schema of an object schema as the SDK sends it: from a zod shape (`{ query:
+    /// z.string() }`), a `z.object(…)`, or `schema.shape`.
+    fn object_schema(&self, node: Ts<'t>, io: Io) -> Option<Value> {
+        let node = self.resolve(node)?;
+        let span = node.byte_range();
+        let mut schema = match node.kind() {
+            "object" => self.shape(node, io, span.clone(), 0)?,
+            "member_expression" if self.text(node.child_by_field_name("property")?) == "shape" => {
+                self.zod_with(node.child_by_field_name("object")?, io, 0)?
+            }
+            _ => self.zod_with(node, io, 0)?,
+        };
+        if schema.get("type").and_then(Value::as_str) != Some("object") {
+            return None;
+        }
+        schema.members.insert(
+            0,
+            Member::new("$schema", span.clone(), Value::made(DRAFT_07, span)),
+        );
+        Some(schema.into_value())
+    }
+
+    /// `{ type: "object", properties, required }` of a zod shape.
+    fn shape(&self, node: Ts<'t>, io: Io, span: Span, depth: usize) -> Option<Zod> {
+        let mut properties = Vec::new();
+        let mut required = Vec::new();
+        for (key, key_node, value) in self.members(node, depth + 1)? {
+            let property = self.zod_with(value, io, depth + 1)?;
+            if !property.optional {
+                required.push(Value::made(key, key_node.byte_range()));
+            }
+            properties.push(Member::new(
+                key,
+                key_node.byte_range(),
+                property.into_value(),
+            ));
+        }
+        let mut members = vec![
+            Member::new("type", span.clone(), Value::made("object", span.clone())),
+            Member::new(
+                "properties",
+                span.clone(),
+                Value::Object(properties, span.clone()),
+            ),
+        ];
+        if !required.is_empty() {
+            members.push(Member::new(
+                "required",
+                span.clone(),
+                Value::Array(required, span.clone()),
+            ));
+        }
+        if io == Io::Output {
+            members.push(Member::new(
+                "additionalProperties",
+                span.clone(),
+                Value::Bool(false, span.clone()),
+            ));
+        }
+        Some(Zod {
+            members,
+            optional: false,
+            span,
+        })
+    }
+
+    /// Whether `node` is a zod schema toolcheck reads (for telling a shape from annotations).
+    fn zod(&self, node: Ts<'t>, depth: usize) -> Option<Zod> {
+        self.zod_with(node, Io::Input, depth)
+    }
+
+    /// A zod schema: `z.<type>(…)` and the methods chained on it.
+    fn zod_with(&self, node: Ts<'t>, io: Io, depth: usize) -> Option<Zod> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let node = self.resolve(node)?;
+        let (receiver, method) = self.method_call(node)?;
+        let arguments = self.arguments(node);
+        let span = node.byte_range();
+        if receiver.kind() == "identifier" && matches!(self.text(receiver), "z" | "zod") {
+            return self.zod_type(method, &arguments, io, span, depth);
+        }
+        let mut zod = self.zod_with(receiver, io, depth + 1)?;
+        zod.span = span.clone();
+        let method_span = node
+            .child_by_field_name("function")
+            .and_then(|function| function.child_by_field_name("property"))
+            .map_or(span.clone(), |property| property.byte_range());
+        let number = |index: usize| -> Option<Value> {
+            let value = self.literal(*arguments.get(index)?, depth + 1)?;
+            matches!(value, Value::Number(..)).then_some(value)
+        };
+        let kind = zod.get("type").and_then(Value::as_str).map(str::to_string);
+        let bound = |min: bool| -> Option<&'static str> {
+            Some(match (kind.as_deref()?, min) {
+                ("string", true) => "minLength",
+                ("string", false) => "maxLength",
+                ("number" | "integer", true) => "minimum",
+                ("number" | "integer", false) => "maximum",
+                ("array", true) => "minItems",
+                ("array", false) => "maxItems",
+                _ => return None,
+            })
+        };
+        match method {
+            "describe" => {
+                let description = self.string(*arguments.first()?, depth + 1)?;
+                zod.set("description", method_span, description);
+            }
+            "optional" => zod.optional = true,
+            "nullable" => zod = nullable(zod),
+            "nullish" => {
+                zod = nullable(zod);
+                zod.optional = true;
+            }
+            "default" => {
+                let value = self.literal(*arguments.first()?, depth + 1)?;
+                zod.set("default", method_span, value);
+                zod.optional = true;
+            }
+            "min" | "gte" | "nonempty" => {
+                let value = if method == "nonempty" {
+                    Value::Number(1.into(), method_span.clone())
+                } else {
+                    number(0)?
+                };
+                zod.set(bound(true)?, method_span, value);
+            }
+            "max" | "lte" => zod.set(bound(false)?, method_span, number(0)?),
+            "length" => {
+                let value = number(0)?;
+                zod.set(bound(true)?, method_span.clone(), value.clone());
+                zod.set(bound(false)?, method_span, value);
+            }
+            "int" => zod.set(
+                "type",
+                method_span.clone(),
+                Value::made("integer", method_span),
+            ),
+            "positive" => zod.set(
+                "exclusiveMinimum",
+                method_span.clone(),
+                Value::Number(0.into(), method_span),
+            ),
+            "nonnegative" => zod.set(
+                "minimum",
+                method_span.clone(),
+                Value::Number(0.into(), method_span),
+            ),
+            "email" | "url" | "uuid" | "datetime" => {
+                let format = match method {
+                    "url" => "uri",
+                    "datetime" => "date-time",
+                    other => other,
+                };
+                zod.set(
+                    "format",
+                    method_span.clone(),
+                    Value::made(format, method_span),
+                );
+            }
+            // Checks and conversions that do not change the schema a client is sent.
+            "trim" | "toLowerCase" | "toUpperCase" | "refine" | "superRefine" | "transform"
+            | "catch" | "brand" | "readonly" | "strict" | "passthrough" => {}
+            _ => return None,
+        }
+        Some(zod)
+    }
+
+    /// `z.<method>(arguments)`.
+    fn zod_type(
+        &self,
+        method: &str,
+        arguments: &[Ts<'t>],
+        io: Io,
+        span: Span,
+        depth: usize,
+    ) -> Option<Zod> {
+        let typed = |name: &str| Zod {
+            members: vec![Member::new(
+                "type",
+                span.clone(),
+                Value::made(name, span.clone()),
+            )],
+            optional: false,
+            span: span.clone(),
+        };
+        Some(match method {
+            "string" => typed("string"),
+            "number" => typed("number"),
+            "boolean" => typed("boolean"),
+            "null" => typed("null"),
+            "int" => typed("integer"),
+            "any" | "unknown" => Zod {
+                members: Vec::new(),
+                optional: false,
+                span,
+            },
+            "literal" => {
+                let value = self.literal(*arguments.first()?, depth + 1)?;
+                let name = match &value {
+                    Value::Str { .. } => "string",
+                    Value::Number(..) => "number",
+                    Value::Bool(..) => "boolean",
+                    _ => return None,
+                };
+                let mut zod = typed(name);
+                zod.set("const", value.span(), value);
+                zod
+            }
+            "enum" => {
+                let values = self.literal(*arguments.first()?, depth + 1)?;
+                let Value::Array(items, _) = &values else {
+                    return None;
+                };
+                if !items.iter().all(|item| item.as_str().is_some()) {
+                    return None;
+                }
+                let mut zod = typed("string");
+                zod.set("enum", values.span(), values);
+                zod
+            }
+            "array" => {
+                let items = self.zod_with(*arguments.first()?, io, depth + 1)?;
+                let mut zod = typed("array");
+                zod.set("items", items.span.clone(), items.into_value());
+                zod
+            }
+            "object" => self.shape(*arguments.first()?, io, span, depth + 1)?,
+            "union" => {
+                let options = self.resolve(*arguments.first()?)?;
+                if options.kind() != "array" {
+                    return None;
+                }
+                let mut cursor = options.walk();
+                let any_of: Option<Vec<Value>> = options
+                    .named_children(&mut cursor)
+                    .filter(|option| option.kind() != "comment")
+                    .map(|option| Some(self.zod_with(option, io, depth + 1)?.into_value()))
+                    .collect();
+                Zod {
+                    members: vec![Member::new(
+                        "anyOf",
+                        options.byte_range(),
+                        Value::Array(any_of?, options.byte_range()),
+                    )],
+                    optional: false,
+                    span,
+                }
+            }
+            "record" => {
+                let (keys, values) = match arguments {
+                    [values] => (None, *values),
+                    [keys, values] => (Some(*keys), *values),
+                    _ => return None,
+                };
+                let mut zod = typed("object");
+                if let Some(keys) = keys {
+                    let keys = self.zod_with(keys, io, depth + 1)?;
+                    zod.set("propertyNames", keys.span.clone(), keys.into_value());
+                }
+                let values = self.zod_with(values, io, depth + 1)?;
+                zod.set(
+                    "additionalProperties",
+                    values.span.clone(),
+                    values.into_value(),
+                );
+                zod
+            }
+            "optional" => {
+                let mut inner = self.zod_with(*arguments.first()?, io, depth + 1)?;
+                inner.optional = true;
+                inner
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// `{ anyOf: [schema, { type: "null" }] }`, keeping the description outside as zod 4 does.
+fn nullable(zod: Zod) -> Zod {
+    let span = zod.span.clone();
+    let optional = zod.optional;
+    let null = Value::Object(
+        vec![Member::new(
+            "type",
+            span.clone(),
+            Value::made("null", span.clone()),
+        )],
+        span.clone(),
+    );
+    Zod {
+        members: vec![Member::new(
+            "anyOf",
+            span.clone(),
+            Value::Array(vec![zod.into_value(), null], span.clone()),
+        )],
+        optional,
+        span,
+    }
+}
+
+/// What the SDK sends for a tool registered without a schema.
+fn empty_schema(span: Span) -> Value {
+    Value::Object(
+        vec![
+            Member::new("type", span.clone(), Value::made("object", span.clone())),
+            Member::new(
+                "properties",
+                span.clone(),
+                Value::Object(Vec::new(), span.clone()),
+            ),
+        ],
+        span,
+    )
+}
+
+/// A JavaScript number literal as JSON: decimal, with `_` separators, or hex/octal/binary.
+fn number(text: &str) -> Option<serde_json::Number> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, text),
+    };
+    let digits = digits.replace('_', "");
+    let radix = match digits.get(..2).map(str::to_ascii_lowercase).as_deref() {
+        Some("0x") => 16,
+        Some("0o") => 8,
+        Some("0b") => 2,
+        _ => 10,
+    };
+    if radix != 10 {
+        let value = i64::from_str_radix(&digits[2..], radix).ok()?;
+        return Some(if negative { -value } else { value }.into());
+    }
+    let signed = if negative {
+        format!("-{digits}")
+    } else {
+        digits
+    };
+    if let Ok(integer) = signed.parse::<i64>() {
+        return Some(integer.into());
+    }
+    serde_json::Number::from_f64(signed.parse::<f64>().ok()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value as Json, json};
+
+    use super::super::{Language, parse};
+
+    fn tools(source: &str) -> Json {
+        parse(source, Language::TypeScript).unwrap().to_json()["tools"].clone()
+    }
+
+    fn schema(shape: &str) -> Json {
+        let source = format!("s.registerTool('t', {{ inputSchema: {shape} }}, async () => 1);");
+        let mut schema = tools(&source)[0]["inputSchema"].clone();
+        schema.as_object_mut().unwrap().remove("$schema");
+        schema
+    }
+
+    #[test]
+    fn zod_schemas_become_the_json_schema_the_sdk_sends() {
+        assert_eq!(
+            schema(
+                "{ q: z.string().describe('Words.'), n: z.number().int().min(1).max(9).default(3) }"
+            ),
+            json!({"type": "object", "properties": {
+                "q": {"type": "string", "description": "Words."},
+                "n": {"type": "integer", "minimum": 1, "maximum": 9, "default": 3}},
+                "required": ["q"]})
+        );
+        assert_eq!(
+            schema(
+                "z.object({ kind: z.enum(['a', 'b']).optional(), at: z.literal('x'), \
+                    tags: z.array(z.string()).nonempty(), \
+                    v: z.union([z.string(), z.number()]).nullable(), \
+                    m: z.record(z.string(), z.any()) })"
+            ),
+            json!({"type": "object", "properties": {
+                "kind": {"type": "string", "enum": ["a", "b"]},
+                "at": {"type": "string", "const": "x"},
+                "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                "v": {"anyOf": [{"anyOf": [{"type": "string"}, {"type": "number"}]}, {"type": "null"}]},
+                "m": {"type": "object", "propertyNames": {"type": "string"}, "additionalProperties": {}}},
+                "required": ["at", "tags", "v", "m"]})
+        );
+        // A schema named once in the file, and its `.shape`.
+        let named = "const S = z.object({ a: z.boolean() });\n\
+                     s.registerTool('t', { inputSchema: S.shape }, async () => 1);";
+        assert_eq!(
+            tools(named)[0]["inputSchema"]["properties"],
+            json!({"a": {"type": "boolean"}})
+        );
+    }
+
+    #[test]
+    fn registrations_are_read_as_the_sdk_reads_their_arguments() {
+        let source = r#"
+            const base = { title: "T" };
+            const config = { ...base, description: ["One.", "Two."].join(" ") };
+            server.registerTool("a", config, async () => 1);
+            server.tool("b", async () => 1);
+            server.tool("c", "Does c.", { x: z.string() }, { readOnlyHint: true }, async () => 1);
+            server.tool("d", { destructiveHint: true }, async () => 1);
+        "#;
+        let tools = tools(source);
+        let empty = json!({"type": "object", "properties": {}});
+        assert_eq!(tools[0]["title"], "T");
+        assert_eq!(tools[0]["description"], "One. Two.");
+        assert_eq!(tools[0]["inputSchema"], empty);
+        assert_eq!(tools[1], json!({"name": "b", "inputSchema": empty}));
+        assert_eq!(tools[2]["description"], "Does c.");
+        assert_eq!(tools[2]["inputSchema"]["required"], json!(["x"]));
+        assert_eq!(tools[2]["annotations"], json!({"readOnlyHint": true}));
+        assert_eq!(tools[3]["annotations"], json!({"destructiveHint": true}));
+        assert_eq!(tools[3]["inputSchema"], empty);
+    }
+
+    #[test]
+    fn what_cannot_be_read_statically_is_left_out_not_guessed() {
+        let source = r#"
+            server.registerTool("a", { description: t("key") }, async () => 1);
+            server.registerTool(name, { description: "x" }, async () => 1);
+            server.registerTool("b", { inputSchema: { q: z.string().customCheck() } }, cb);
+            server.registerTool("c", { description: `Hi ${who}` }, cb);
+            let twice = "one"; { let twice = "two"; }
+            server.registerTool("d", { description: twice }, cb);
+            agent.tool("e", { timeout: 5 });
+        "#;
+        assert_eq!(tools(source), json!([]));
+    }
+}

@@ -1,0 +1,99 @@
+//! The values read from source before they become [`Node`]s: built without pointers (a zod
+//! schema is read before it is known where it goes), then placed under the root in one pass.
+
+use crate::parse::{Entry, Keys, Node, NodeKind, Pointer, Span, Str, StrStyle};
+
+#[derive(Debug, Clone)]
+pub(super) enum Value {
+    /// A string: its text, its source (`raw`) and how that source maps to the text.
+    Str {
+        value: String,
+        raw: Span,
+        style: StrStyle,
+    },
+    Bool(bool, Span),
+    Number(serde_json::Number, Span),
+    Null(Span),
+    Array(Vec<Value>, Span),
+    Object(Vec<Member>, Span),
+}
+
+/// One key of an object: its name, where the key is written (or what stands for it), its value.
+#[derive(Debug, Clone)]
+pub(super) struct Member {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Value,
+}
+
+impl Member {
+    pub fn new(key: &str, key_span: Span, value: Value) -> Self {
+        Member {
+            key: key.to_string(),
+            key_span,
+            value,
+        }
+    }
+}
+
+impl Value {
+    /// A string toolcheck made rather than read (`"string"` for `z.string()`): every range of
+    /// it maps to `span`, the source it stands for.
+    pub fn made(value: &str, span: Span) -> Value {
+        Value::Str {
+            value: value.to_string(),
+            raw: span,
+            style: StrStyle::Opaque,
+        }
+    }
+
+    pub fn span(&self) -> Span {
+        match self {
+            Value::Str { raw, .. } => raw.clone(),
+            Value::Bool(_, span)
+            | Value::Number(_, span)
+            | Value::Null(span)
+            | Value::Array(_, span)
+            | Value::Object(_, span) => span.clone(),
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The tree of this value at `pointer`.
+    pub fn into_node(self, pointer: Pointer, keys: &mut Keys) -> Node {
+        match self {
+            Value::Str { value, raw, style } => {
+                let kind = NodeKind::String(Str::new(value, style, raw.clone()));
+                Node::new(kind, raw, pointer)
+            }
+            Value::Bool(b, span) => Node::new(NodeKind::Bool(b), span, pointer),
+            Value::Number(n, span) => Node::new(NodeKind::Number(n), span, pointer),
+            Value::Null(span) => Node::new(NodeKind::Null, span, pointer),
+            Value::Array(items, span) => {
+                let items = items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, item)| item.into_node(pointer.index(index), keys))
+                    .collect();
+                Node::new(NodeKind::Array(items), span, pointer)
+            }
+            Value::Object(members, span) => {
+                let entries = members
+                    .into_iter()
+                    .map(|member| {
+                        let key = keys.get(&member.key);
+                        let value = member.value.into_node(pointer.key(&key), keys);
+                        Entry::new(key, member.key_span, value)
+                    })
+                    .collect();
+                Node::new(NodeKind::Object(entries), span, pointer)
+            }
+        }
+    }
+}

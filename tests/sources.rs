@@ -1,0 +1,114 @@
+//! Tools read from server source: a walked directory's `.ts`/`.js` files that register tools are
+//! linted like manifests, and every finding points at the words in the source file.
+
+mod common;
+
+use serde_json::Value;
+
+fn lint_json(dir: &std::path::Path, args: &[&str], stdin: Option<&str>) -> Value {
+    let mut all = vec!["lint", "--no-config", "--format", "json"];
+    all.extend_from_slice(args);
+    let (code, stdout, stderr) = common::run(dir, &all, stdin);
+    assert!(code == 0 || code == 1, "exit {code}: {stderr}");
+    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
+}
+
+/// `file:line:column code` of each finding.
+fn places(document: &Value) -> Vec<String> {
+    document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}:{} {}",
+                d["file"].as_str().unwrap(),
+                d["span"]["start"]["line"],
+                d["span"]["start"]["column"],
+                d["code"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_typescript_server_is_linted_where_its_tools_are_written() {
+    let document = lint_json(common::root(), &["fixtures/sources/typescript"], None);
+    // helpers.ts has no registration keyword; near-misses.ts has one readable tool, clean.
+    assert_eq!(document["summary"]["files"], 2);
+    assert_eq!(document["summary"]["tools"], 3);
+    assert_eq!(
+        places(&document),
+        [
+            "fixtures/sources/typescript/server.ts:11:34 TC209",
+            "fixtures/sources/typescript/server.ts:15:7 TC404",
+            "fixtures/sources/typescript/server.ts:15:7 TC405",
+        ]
+    );
+    // The span is the word in the `.ts` file.
+    let text =
+        std::fs::read_to_string(common::root().join("fixtures/sources/typescript/server.ts"))
+            .unwrap();
+    let span = &document["diagnostics"][0]["span"];
+    let offset = span["offset"].as_u64().unwrap() as usize;
+    let length = span["length"].as_u64().unwrap() as usize;
+    assert_eq!(&text[offset..offset + length], "ALWAYS");
+
+    let (_, human, _) = common::run(
+        common::root(),
+        &[
+            "lint",
+            "--no-config",
+            "fixtures/sources/typescript/server.ts",
+        ],
+        None,
+    );
+    insta::assert_snapshot!(human);
+}
+
+/// The tools read from source are the tools the SDK would list: `diff` against the listing
+/// written by hand from the SDK's conversion finds nothing the model would read differently.
+#[test]
+fn the_tools_read_are_those_the_server_lists() {
+    let (code, stdout, stderr) = common::run(
+        common::root(),
+        &[
+            "diff",
+            "--no-config",
+            "fixtures/sources/server.listing.json",
+            "fixtures/sources/typescript/server.ts",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("2 unchanged"), "{stdout}");
+    assert!(
+        stdout.contains("no change in what the model reads"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_walk_reads_source_that_registers_tools_outside_dependencies() {
+    let dir = common::scratch("sources-walk");
+    let register = "server.registerTool('t', { description: 'Does ALWAYS t.' }, async () => 1);\n";
+    for (path, text) in [
+        ("src/server.ts", register),
+        ("src/tools.mjs", register),
+        ("src/types.d.ts", register),
+        ("src/util.ts", "export const x = 'ALWAYS';\n"),
+        ("node_modules/dep/index.js", register),
+    ] {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let document = lint_json(&dir, &["."], None);
+    assert_eq!(
+        common::files_of(&document),
+        ["src/server.ts", "src/tools.mjs"]
+    );
+    // Standard input is read as the language its name says.
+    let document = lint_json(&dir, &["--stdin-filename", "a.ts", "-"], Some(register));
+    assert_eq!(places(&document), ["a.ts:1:41 TC207", "a.ts:1:47 TC209"]);
+}
