@@ -41,6 +41,11 @@ pub const CONFIG_TEMPLATE: &str = r#"# toolcheck.yaml: settings for toolcheck, t
 # .json, .yaml or .yml file whose content is a tool definition, such as MCP tools/list captures).
 # discovery: include
 
+# Whether a walked directory's source files (.ts, .tsx, .js, .mjs, .cjs) that register tools
+# (MCP SDK registerTool / tool, FastMCP addTool, tools written as tools/list returns them) are
+# linted where the tools are written.
+# source-files: true
+
 # Token encoding for the token budgets: o200k_base or cl100k_base.
 # tokenizer: o200k_base
 

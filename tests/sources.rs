@@ -108,6 +108,21 @@ fn a_walk_reads_source_that_registers_tools_outside_dependencies() {
         common::files_of(&document),
         ["src/server.ts", "src/tools.mjs"]
     );
+    // Turned off, a walk leaves source files alone; a file named is still read.
+    std::fs::write(dir.join("toolcheck.yaml"), "source-files: false\n").unwrap();
+    let (code, _, stderr) = common::run(&dir, &["lint", "."], None);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("no files to lint"), "{stderr}");
+    let (code, stdout, _) = common::run(
+        &dir,
+        &["lint", "--output-format", "concise", "src/server.ts"],
+        None,
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("src/server.ts:1:47: error: TC209"),
+        "{stdout}"
+    );
     // Standard input is read as the language its name says.
     let document = lint_json(&dir, &["--stdin-filename", "a.ts", "-"], Some(register));
     assert_eq!(places(&document), ["a.ts:1:41 TC207", "a.ts:1:47 TC209"]);

@@ -23,6 +23,7 @@ pub const TOP_KEYS: &[&str] = &[
     "include",
     "exclude",
     "discovery",
+    "source-files",
     "tokenizer",
     "max-file-size",
     "rules",
@@ -86,6 +87,8 @@ pub struct Config {
     pub include: Vec<String>,
     pub exclude: Vec<String>,
     pub discovery: DiscoveryMode,
+    /// Whether a walk reads the tools that source files register (`source-files:`).
+    pub source_files: bool,
     pub tokenizer: Encoding,
     pub select: Option<Vec<Spanned>>,
     pub ignore: Vec<Spanned>,
@@ -113,6 +116,7 @@ impl Config {
             root,
             include: DEFAULT_INCLUDE.iter().map(|s| s.to_string()).collect(),
             max_file_size: crate::read::DEFAULT_MAX_FILE_SIZE,
+            source_files: true,
             ..Config::default()
         }
     }
@@ -194,6 +198,7 @@ impl Config {
             include: &self.include,
             exclude: &self.exclude,
             mode: self.discovery,
+            source_files: self.source_files,
         }
     }
 }
@@ -240,6 +245,10 @@ impl Reader<'_> {
                     }
                 }
             }
+            "source-files" => match entry.value.as_bool() {
+                Some(read) => config.source_files = read,
+                None => self.expected(&entry.value, "true or false"),
+            },
             "tokenizer" => {
                 if let Some(name) = self.string(&entry.value) {
                     match name.value.parse() {

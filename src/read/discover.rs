@@ -53,6 +53,8 @@ pub struct DiscoverySettings<'a> {
     pub include: &'a [String],
     pub exclude: &'a [String],
     pub mode: DiscoveryMode,
+    /// Whether a walk reads the tools that source files (`.ts`, `.js`, …) register.
+    pub source_files: bool,
 }
 
 /// What the command line says about discovery; it applies over the config. Its globs are
@@ -73,6 +75,7 @@ pub struct Discovery {
     /// The config's or the command line's `exclude`, and `--extend-exclude`.
     pub(crate) exclude: Vec<Globs>,
     pub(crate) mode: DiscoveryMode,
+    source_files: bool,
     /// The command that runs it (`toolcheck lint`), for the commands a hint suggests.
     command: String,
 }
@@ -139,6 +142,7 @@ impl Discovery {
             include,
             exclude,
             mode: overrides.mode.unwrap_or(settings.mode),
+            source_files: settings.source_files,
             command: format!("toolcheck {command}"),
         })
     }
@@ -321,7 +325,7 @@ impl Discovery {
                 walked.matched.push(path.to_path_buf());
             } else if sniff::manifest_extension(path).is_some() {
                 walked.candidates.push(path.to_path_buf());
-            } else if sniff::is_source(path) && !in_dependencies(&relative) {
+            } else if self.source_files && sniff::is_source(path) && !in_dependencies(&relative) {
                 walked.sources.push(path.to_path_buf());
             }
         }

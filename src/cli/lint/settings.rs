@@ -34,6 +34,7 @@ pub(super) fn show_settings(config: &Config, linter: &Linter, args: &LintArgs) -
     out.push_str(&format!("exclude: {}\n", list(&exclude)));
     let discovery = flags.discovery.unwrap_or(config.discovery);
     out.push_str(&format!("discovery: {discovery:?}\n").to_lowercase());
+    out.push_str(&format!("source-files: {}\n", config.source_files));
     out.push_str(&format!("tokenizer: {}\n", linter.encoding.as_str()));
     out.push_str(&format!("max-file-size: {} bytes\n", config.max_file_size));
     let baseline = args.baseline.clone().or_else(|| config.baseline.clone());

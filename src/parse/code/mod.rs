@@ -41,9 +41,10 @@ impl Language {
     }
 }
 
-/// The calls that register tools in the frameworks read (`server.registerTool(…)`,
-/// `server.tool(…)`).
-const REGISTRATION_WORDS: &[&str] = &["registerTool", ".tool("];
+/// The words of the registrations read: the calls `server.registerTool(…)`, `server.tool(…)`
+/// and FastMCP's `server.addTool(…)`, and the `inputSchema` key of a tool written as
+/// `tools/list` returns it.
+const REGISTRATION_WORDS: &[&str] = &["registerTool", ".tool(", "addTool", "inputSchema"];
 
 /// The tools `source` registers, as a `{"tools": [...]}` tree whose strings point into
 /// `source`. A registration whose name, description or schema cannot be read statically is

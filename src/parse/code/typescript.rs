@@ -19,6 +19,12 @@ const MAX_DEPTH: usize = 64;
 /// The JSON Schema dialect the SDK names in every schema it sends.
 const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 
+/// `Number.MAX_SAFE_INTEGER`, zod 4's bound of an integer.
+const SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+
+/// The dialect zod 4's own `z.toJSONSchema` names.
+const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
 pub(super) fn tools(source: &str, language: Language) -> Result<Node, ParseError> {
     let grammar: tree_sitter::Language = match language {
         Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
@@ -114,12 +120,19 @@ struct Reader<'t> {
     /// The value of each name declared once in the file (`const x = …`); `None` for a name
     /// declared more than once, in whatever scopes: which one a use means is not guessed.
     bindings: HashMap<&'t str, Option<Ts<'t>>>,
+    /// The names zod is imported under (`z`, `z4`, …), beside `z` and `zod` themselves.
+    zod_names: Vec<&'t str>,
 }
 
 impl<'t> Reader<'t> {
     fn new(source: &'t str, tree: &'t Tree) -> Self {
         let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
+        let mut zod_names = vec!["z", "zod"];
         each_node(tree, |node| {
+            if node.kind() == "import_statement" {
+                zod_names.extend(zod_imports(source, node));
+                return;
+            }
             if node.kind() != "variable_declarator" {
                 return;
             }
@@ -138,7 +151,11 @@ impl<'t> Reader<'t> {
                 .and_modify(|bound| *bound = None)
                 .or_insert(Some(value));
         });
-        Reader { source, bindings }
+        Reader {
+            source,
+            bindings,
+            zod_names,
+        }
     }
 
     fn text(&self, node: Ts<'t>) -> &'t str {
@@ -191,11 +208,15 @@ impl<'t> Reader<'t> {
 
     /// The tool a call registers, if `node` is a registration that can be read whole.
     fn registration(&self, node: Ts<'t>) -> Option<Value> {
+        if node.kind() == "object" {
+            return self.tool_literal(node);
+        }
         let (_, method) = self.method_call(node)?;
         let arguments = self.arguments(node);
         match method {
             "registerTool" => self.register_tool(node, &arguments),
             "tool" => self.tool(node, &arguments),
+            "addTool" => self.add_tool(node, &arguments),
             _ => None,
         }
     }
@@ -232,6 +253,95 @@ impl<'t> Reader<'t> {
         };
         members.push(Member::new("inputSchema", schema.0, schema.1));
         Some(Value::Object(members, call.byte_range()))
+    }
+
+    /// FastMCP for TypeScript: `server.addTool({ name, description, parameters, annotations })`,
+    /// the zod `parameters` sent as zod-to-json-schema converts them (closed objects, draft-07).
+    fn add_tool(&self, call: Ts<'t>, arguments: &[Ts<'t>]) -> Option<Value> {
+        let [tool] = arguments else {
+            return None;
+        };
+        let mut members = Vec::new();
+        let mut schema = None;
+        for (key, key_node, value) in self.members(*tool, 0)? {
+            let key_span = key_node.byte_range();
+            match key {
+                "name" | "description" => {
+                    members.push(Member::new(key, key_span, self.string(value, 0)?));
+                }
+                "annotations" => {
+                    members.push(Member::new(key, key_span, self.literal(value, 0)?));
+                }
+                "parameters" => {
+                    let mut zod = self.zod_with(value, Io::Output, 0)?;
+                    let span = value.byte_range();
+                    zod.members.insert(
+                        0,
+                        Member::new("$schema", span.clone(), Value::made(DRAFT_07, span)),
+                    );
+                    schema = Some(Member::new("inputSchema", key_span, zod.into_value()));
+                }
+                _ => {}
+            }
+        }
+        if !members.iter().any(|member| member.key == "name") {
+            return None;
+        }
+        members.push(schema.unwrap_or_else(|| {
+            Member::new(
+                "inputSchema",
+                call.byte_range(),
+                empty_schema(call.byte_range()),
+            )
+        }));
+        Some(Value::Object(members, call.byte_range()))
+    }
+
+    /// A tool written as the object `tools/list` returns, as the low-level `Server`'s handler
+    /// lists it: `{ name, description, inputSchema }`, the schema a JSON Schema literal or
+    /// `zodToJsonSchema(schema)`. An object with `name` and `inputSchema` is one wherever it is.
+    fn tool_literal(&self, node: Ts<'t>) -> Option<Value> {
+        let members = self.members(node, 0)?;
+        let has = |key: &str| members.iter().any(|(name, _, _)| *name == key);
+        if !has("name") || !has("inputSchema") {
+            return None;
+        }
+        let mut tool = Vec::new();
+        for (key, key_node, value) in members {
+            let key_span = key_node.byte_range();
+            let value = match key {
+                "name" | "title" | "description" => self.string(value, 0)?,
+                "inputSchema" | "outputSchema" => self.json_schema(value)?,
+                "annotations" => self.literal(value, 0)?,
+                _ => continue,
+            };
+            tool.push(Member::new(key, key_span, value));
+        }
+        Some(Value::Object(tool, node.byte_range()))
+    }
+
+    /// A JSON Schema as a tool literal holds it: written out, or converted from zod by
+    /// `zodToJsonSchema(schema)` (zod-to-json-schema) or `z.toJSONSchema(schema)` (zod 4).
+    fn json_schema(&self, node: Ts<'t>) -> Option<Value> {
+        let node = self.resolve(node)?;
+        if node.kind() == "object" {
+            let schema = self.literal(node, 0)?;
+            return matches!(schema, Value::Object(..)).then_some(schema);
+        }
+        let dialect = match self.text(node.child_by_field_name("function")?) {
+            "zodToJsonSchema" => DRAFT_07,
+            "z.toJSONSchema" => DRAFT_2020_12,
+            _ => return None,
+        };
+        let schema = *self.arguments(node).first()?;
+        let mut schema = self.zod_with(schema, Io::Output, 0)?;
+        let span = node.byte_range();
+        schema.members.push(Member::new(
+            "$schema",
+            span.clone(),
+            Value::made(dialect, span),
+        ));
+        Some(schema.into_value())
     }
 
     /// `tool(name, description?, shape?, annotations?, cb)`, told apart as the SDK does: a
@@ -531,7 +641,7 @@ impl<'t> Reader<'t> {
         let (receiver, method) = self.method_call(node)?;
         let arguments = self.arguments(node);
         let span = node.byte_range();
-        if receiver.kind() == "identifier" && matches!(self.text(receiver), "z" | "zod") {
+        if self.is_zod(receiver) {
             return self.zod_type(method, &arguments, io, span, depth);
         }
         let mut zod = self.zod_with(receiver, io, depth + 1)?;
@@ -586,11 +696,7 @@ impl<'t> Reader<'t> {
                 zod.set(bound(true)?, method_span.clone(), value.clone());
                 zod.set(bound(false)?, method_span, value);
             }
-            "int" => zod.set(
-                "type",
-                method_span.clone(),
-                Value::made("integer", method_span),
-            ),
+            "int" => integer(&mut zod, method_span),
             "positive" => zod.set(
                 "exclusiveMinimum",
                 method_span.clone(),
@@ -621,6 +727,22 @@ impl<'t> Reader<'t> {
         Some(zod)
     }
 
+    /// zod itself: a name it is imported under, or its `coerce` (`z.coerce.number()` sends
+    /// what `z.number()` sends).
+    fn is_zod(&self, node: Ts<'t>) -> bool {
+        match node.kind() {
+            "identifier" => self.zod_names.contains(&self.text(node)),
+            "member_expression" => {
+                node.child_by_field_name("property")
+                    .is_some_and(|property| self.text(property) == "coerce")
+                    && node
+                        .child_by_field_name("object")
+                        .is_some_and(|object| self.is_zod(object))
+            }
+            _ => false,
+        }
+    }
+
     /// `z.<method>(arguments)`.
     fn zod_type(
         &self,
@@ -644,7 +766,11 @@ impl<'t> Reader<'t> {
             "number" => typed("number"),
             "boolean" => typed("boolean"),
             "null" => typed("null"),
-            "int" => typed("integer"),
+            "int" => {
+                let mut zod = typed("number");
+                integer(&mut zod, span.clone());
+                zod
+            }
             "any" | "unknown" => Zod {
                 members: Vec::new(),
                 optional: false,
@@ -692,12 +818,26 @@ impl<'t> Reader<'t> {
                     .filter(|option| option.kind() != "comment")
                     .map(|option| Some(self.zod_with(option, io, depth + 1)?.into_value()))
                     .collect();
+                let any_of = any_of?;
+                let at = options.byte_range();
+                // Options that are each a bare type become one `type` list, as zod 4 writes them.
+                let types: Option<Vec<Value>> = any_of
+                    .iter()
+                    .map(|option| match option {
+                        Value::Object(members, _)
+                            if members.len() == 1 && members[0].key == "type" =>
+                        {
+                            Some(members[0].value.clone())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let member = match types {
+                    Some(types) => Member::new("type", at.clone(), Value::Array(types, at)),
+                    None => Member::new("anyOf", at.clone(), Value::Array(any_of, at)),
+                };
                 Zod {
-                    members: vec![Member::new(
-                        "anyOf",
-                        options.byte_range(),
-                        Value::Array(any_of?, options.byte_range()),
-                    )],
+                    members: vec![member],
                     optional: false,
                     span,
                 }
@@ -721,6 +861,8 @@ impl<'t> Reader<'t> {
                 );
                 zod
             }
+            // `z.preprocess(fn, schema)` sends the schema's.
+            "preprocess" => self.zod_with(*arguments.get(1)?, io, depth + 1)?,
             "optional" => {
                 let mut inner = self.zod_with(*arguments.first()?, io, depth + 1)?;
                 inner.optional = true;
@@ -729,6 +871,38 @@ impl<'t> Reader<'t> {
             _ => return None,
         })
     }
+}
+
+/// The names an `import` of zod binds (`import { z as z4 } from "zod/v4"`, `import * as z
+/// from "zod"`, `import z from "zod"`).
+fn zod_imports<'t>(source: &'t str, import: Ts<'t>) -> Vec<&'t str> {
+    let from_zod = import.child_by_field_name("source").is_some_and(|module| {
+        let module = source[module.byte_range()].trim_matches(['"', '\'', '`']);
+        module == "zod" || module.starts_with("zod/")
+    });
+    let mut names = Vec::new();
+    if !from_zod {
+        return names;
+    }
+    let mut cursor = import.walk();
+    let mut stack: Vec<Ts<'t>> = import.named_children(&mut cursor).collect();
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "import_clause" | "named_imports" | "namespace_import" => {
+                let mut cursor = node.walk();
+                stack.extend(node.named_children(&mut cursor));
+            }
+            "import_specifier" => {
+                let bound = node
+                    .child_by_field_name("alias")
+                    .or_else(|| node.child_by_field_name("name"));
+                names.extend(bound.map(|name| &source[name.byte_range()]));
+            }
+            "identifier" => names.push(&source[node.byte_range()]),
+            _ => {}
+        }
+    }
+    names
 }
 
 /// `{ anyOf: [schema, { type: "null" }] }`, keeping the description outside as zod 4 does.
@@ -751,6 +925,16 @@ fn nullable(zod: Zod) -> Zod {
         )],
         optional,
         span,
+    }
+}
+
+/// An integer as zod 4 writes one: bounded to the safe integers, unless bounded already.
+fn integer(zod: &mut Zod, span: Span) {
+    zod.set("type", span.clone(), Value::made("integer", span.clone()));
+    for (key, bound) in [("minimum", -SAFE_INTEGER), ("maximum", SAFE_INTEGER)] {
+        if zod.get(key).is_none() {
+            zod.set(key, span.clone(), Value::Number(bound.into(), span.clone()));
+        }
     }
 }
 
@@ -836,7 +1020,7 @@ mod tests {
                 "kind": {"type": "string", "enum": ["a", "b"]},
                 "at": {"type": "string", "const": "x"},
                 "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-                "v": {"anyOf": [{"anyOf": [{"type": "string"}, {"type": "number"}]}, {"type": "null"}]},
+                "v": {"anyOf": [{"type": ["string", "number"]}, {"type": "null"}]},
                 "m": {"type": "object", "propertyNames": {"type": "string"}, "additionalProperties": {}}},
                 "required": ["at", "tags", "v", "m"]})
         );
@@ -870,6 +1054,59 @@ mod tests {
         assert_eq!(tools[2]["annotations"], json!({"readOnlyHint": true}));
         assert_eq!(tools[3]["annotations"], json!({"destructiveHint": true}));
         assert_eq!(tools[3]["inputSchema"], empty);
+    }
+
+    #[test]
+    fn tools_written_as_listed_and_fastmcp_tools_are_read() {
+        let source = r#"
+            import { z as z4 } from "zod/v4";
+            const SEARCH = {
+                name: "search",
+                description: "Finds pages.",
+                inputSchema: { type: "object", properties: { q: { type: "string" } } },
+            };
+            const FETCH = { name: "fetch", inputSchema: zodToJsonSchema(z4.object({ id: z4.string() })) };
+            server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [SEARCH, FETCH] }));
+            server.addTool({
+                name: "crawl",
+                description: "Crawls a site.",
+                parameters: z4.object({ depth: z4.coerce.number().int().min(1).optional() }),
+                execute: async () => "",
+            });
+            // Not a tool: no `inputSchema`.
+            const config = { name: "x", version: "1" };
+        "#;
+        let tools = tools(source);
+        let names: Vec<&str> = tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["search", "fetch", "crawl"]);
+        assert_eq!(
+            tools[0]["inputSchema"]["properties"]["q"],
+            json!({"type": "string"})
+        );
+        assert_eq!(
+            tools[1]["inputSchema"],
+            json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"],
+                   "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"})
+        );
+        assert_eq!(
+            tools[2]["inputSchema"]["properties"]["depth"],
+            json!({"type": "integer", "minimum": 1, "maximum": 9_007_199_254_740_991_i64})
+        );
+        assert_eq!(tools[2]["inputSchema"]["additionalProperties"], false);
+    }
+
+    #[test]
+    fn unions_of_bare_types_become_a_type_list_and_preprocess_sends_its_schema() {
+        assert_eq!(
+            schema("{ b: z.preprocess((v) => v, z.union([z.boolean(), z.string()])) }"),
+            json!({"type": "object", "properties": {"b": {"type": ["boolean", "string"]}},
+                   "required": ["b"]})
+        );
     }
 
     #[test]
