@@ -2,7 +2,9 @@
 # Proves the pre-commit hook with the real pre-commit: in a throwaway git repo, a manifest
 # with an absolute word must fail the hook with TC209, and the fixed manifest must pass. Then,
 # as the README's snippet is used (`rev:` a commit SHA of this repository, its HEAD): a commit
-# of one staged file of a baselined project passes with `--max-warnings 0`.
+# of one staged file of a baselined project passes with `--max-warnings 0`, and in a TypeScript
+# server's repository a commit that makes a description say ALWAYS is blocked, the finding at
+# that line of the `.ts` file.
 #
 # This is the hook that builds from source; scripts/dist-check.sh proves the prebuilt one.
 # `pre-commit try-repo` clones this repository (committed files, plus tracked and staged
@@ -111,4 +113,43 @@ git add tools/deploy.tool.yaml
 }
 cat "$work/staged.log"
 grep -q "Passed" "$work/staged.log" || { echo "FAIL: pre-commit did not report Passed"; exit 1; }
+
+echo "--- a TypeScript server: a description made to say ALWAYS blocks the commit, at its line"
+# The same hook environment as above (this repository at HEAD's SHA): nothing is built again.
+server="$work/ts-server"
+mkdir -p "$server/src"
+cd "$server"
+git init --quiet
+git config user.email "check@example.invalid"
+git config user.name "pre-commit check"
+cat >src/server.ts <<'TS'
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+
+const server = new McpServer({ name: "docs", version: "1.0.0" });
+
+server.registerTool(
+  "search_docs",
+  {
+    description: "Search the manual. Use it when you need a page of it. Not for code.",
+    inputSchema: { query: z.string().describe("The words to look for.") },
+  },
+  async ({ query }) => ({ content: [{ type: "text", text: query }] }),
+);
+TS
+echo 'export const answer = 42;' >src/util.ts
+echo '{"name": "docs-server", "version": "1.0.0"}' >package.json
+sed "s/rev: .*/rev: $sha/" "$baselined/.pre-commit-config.yaml" | sed '/args:/d' >.pre-commit-config.yaml
+"$pre_commit" install --install-hooks >/dev/null
+git add . && git commit --quiet -m "a clean server" || { echo "FAIL: the hook blocked a clean server"; exit 1; }
+sed -i 's/description: "Search the manual\./description: "This tool will ALWAYS search the manual./' src/server.ts
+git add src/server.ts
+if git commit -m "emphasis" >"$work/ts.log" 2>&1; then
+    cat "$work/ts.log"
+    echo "FAIL: the commit of a description with ALWAYS went through"
+    exit 1
+fi
+cat "$work/ts.log"
+grep -q "src/server.ts:9:" "$work/ts.log" || { echo "FAIL: the finding does not point at line 9 of src/server.ts"; exit 1; }
+grep -q "TC209 absolute-words" "$work/ts.log" || { echo "FAIL: no TC209 in the hook's output"; exit 1; }
 echo "pre-commit check passed"

@@ -183,7 +183,7 @@ fn init_refuses_to_overwrite_without_force() {
 // ---- pre-commit -------------------------------------------------------------------------
 
 #[test]
-fn pre_commit_hook_lints_manifests_only() {
+fn pre_commit_hook_lints_manifests_and_source_only() {
     let hooks = yaml(&read(".pre-commit-hooks.yaml"));
     let hooks = hooks.as_array().unwrap();
     let ids: Vec<&str> = hooks.iter().map(|h| h["id"].as_str().unwrap()).collect();
@@ -195,28 +195,37 @@ fn pre_commit_hook_lints_manifests_only() {
         // One process for all staged files: one summary, and checks over the whole set see
         // all of it.
         assert_eq!(hook["require_serial"], true);
-        assert_eq!(hook["types_or"], serde_json::json!(["yaml", "json"]));
         assert_eq!(hook["files"], hooks[0]["files"]);
+        assert_eq!(hook["exclude"], hooks[0]["exclude"]);
     }
     let hook = &hooks[0];
-    // `files` must take the default include names and nothing else: pre-commit passes every
-    // match, and toolcheck lints every file it is given.
+    // `files` must take the default include names and source files, nothing else: pre-commit
+    // passes every match, and toolcheck lints every file it is given.
     let files = regex::Regex::new(hook["files"].as_str().unwrap()).unwrap();
+    let exclude = regex::Regex::new(hook["exclude"].as_str().unwrap()).unwrap();
+    let passed = |name: &str| files.is_match(name) && !exclude.is_match(name);
     for name in [
         "tools/a.tool.yaml",
         "a.tool.yml",
         "x/b.tools.json",
         "b.tools.yaml",
+        "src/server.ts",
+        "src/tools.mjs",
+        "index.js",
+        "app/page.tsx",
     ] {
-        assert!(files.is_match(name), "{name}");
+        assert!(passed(name), "{name}");
     }
     for name in [
         "package.json",
         "toolcheck.yaml",
         ".github/workflows/ci.yml",
         "tool.yaml.bak",
+        "src/types.d.ts",
+        "node_modules/dep/index.js",
+        "server.ts.orig",
     ] {
-        assert!(!files.is_match(name), "{name}");
+        assert!(!passed(name), "{name}");
     }
     // The default include agrees.
     let include = config::DEFAULT_INCLUDE.join(" ");
@@ -590,7 +599,7 @@ fn prebuilt_hook_matches_the_source_hook() {
     assert_eq!(prebuilt["id"], "toolcheck");
     // Installs the wheel into a Python environment instead of building with cargo.
     assert_eq!(prebuilt["language"], "python");
-    for key in ["name", "entry", "types_or", "files", "require_serial"] {
+    for key in ["name", "entry", "files", "exclude", "require_serial"] {
         assert_eq!(prebuilt[key], source[key], "{key}");
     }
     // The hook package pins the wheel of the version its tag names.

@@ -19,9 +19,18 @@ pub fn manifest_extension(path: &Path) -> Option<bool> {
     }
 }
 
-/// Whether `path` is named as a source file toolcheck reads tool registrations from.
+/// Whether a walk reads `path` as a source file that may register tools: named as one, and not
+/// a TypeScript declaration file (`.d.ts`), which describes types and registers nothing.
 pub fn is_source(path: &Path) -> bool {
-    crate::parse::code::Language::of(path).is_some()
+    let declaration = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| {
+            [".d.ts", ".d.mts", ".d.cts"]
+                .iter()
+                .any(|end| name.ends_with(end))
+        });
+    !declaration && crate::parse::code::Language::of(path).is_some()
 }
 
 /// Whether the source file at `path` registers a tool toolcheck can read: files without a

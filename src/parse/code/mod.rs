@@ -24,18 +24,14 @@ impl Language {
     pub fn of(path: &Path) -> Option<Language> {
         let extension = path.extension()?.to_str()?.to_ascii_lowercase();
         match extension.as_str() {
-            "ts" | "mts" | "cts" => {
-                // A declaration file holds types, never a registration.
-                let name = path.file_name()?.to_str()?;
-                (!name.contains(".d.")).then_some(Language::TypeScript)
-            }
+            "ts" | "mts" | "cts" => Some(Language::TypeScript),
             "tsx" | "js" | "jsx" | "mjs" | "cjs" => Some(Language::Tsx),
             _ => None,
         }
     }
 
     /// Whether `text` may register a tool: the keyword test that decides whether a source file
-    /// is parsed at all (most files of a server tree have none of these words).
+    /// is parsed at all (most files of a server tree, or of a commit, have none of these words).
     pub fn may_register_tools(self, text: &str) -> bool {
         REGISTRATION_WORDS.iter().any(|word| text.contains(word))
     }
@@ -51,6 +47,9 @@ const REGISTRATION_WORDS: &[&str] = &["registerTool", ".tool(", "addTool", "inpu
 /// left out rather than guessed.
 pub fn parse(source: &str, language: Language) -> Result<Node, ParseError> {
     super::node::check_len(source)?;
+    if !language.may_register_tools(source) {
+        return Ok(typescript::no_tools(source));
+    }
     typescript::tools(source, language)
 }
 

@@ -48,16 +48,19 @@ pub(super) fn tools(source: &str, language: Language) -> Result<Node, ParseError
             tools.push(tool);
         }
     });
+    Ok(tool_set(source, tools))
+}
+
+/// The tree of a file that registers no tool.
+pub(super) fn no_tools(source: &str) -> Node {
+    tool_set(source, Vec::new())
+}
+
+/// `{"tools": [...]}`, spanning the file.
+fn tool_set(source: &str, tools: Vec<Value>) -> Node {
     let whole = 0..source.len();
-    let root = Value::Object(
-        vec![Member::new(
-            "tools",
-            0..0,
-            Value::Array(tools, whole.clone()),
-        )],
-        whole,
-    );
-    Ok(root.into_node(Pointer::root(), &mut Keys::default()))
+    let tools = Member::new("tools", 0..0, Value::Array(tools, whole.clone()));
+    Value::Object(vec![tools], whole).into_node(Pointer::root(), &mut Keys::default())
 }
 
 /// Every node of `tree`, in source order, without recursion (a deeply nested file must not
