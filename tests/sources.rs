@@ -127,3 +127,21 @@ fn a_walk_reads_source_that_registers_tools_outside_dependencies() {
     let document = lint_json(&dir, &["--stdin-filename", "a.ts", "-"], Some(register));
     assert_eq!(places(&document), ["a.ts:1:41 TC207", "a.ts:1:47 TC209"]);
 }
+
+#[test]
+fn comments_in_source_suppress_as_yaml_comments_do() {
+    let dir = common::scratch("sources-suppress");
+    let text = "server.registerTool('a', {\n  // toolcheck: ignore[TC209] -- quoted from the API\n  description: 'Does ALWAYS ' +\n    'a. NEVER b.',\n}, cb);\nserver.registerTool('b', { description: 'Does ALWAYS b.' }, cb);\n";
+    std::fs::write(dir.join("server.ts"), text).unwrap();
+    let document = lint_json(&dir, &["--select", "TC209", "server.ts"], None);
+    // Both words of `a`'s description, on two lines, are covered; `b`'s is not.
+    assert_eq!(places(&document), ["server.ts:6:47 TC209"]);
+    let suppressed = document["suppressed"].as_array().unwrap();
+    assert_eq!(suppressed.len(), 2, "{suppressed:?}");
+    // The footer's hint shows the comment as source writes it.
+    let (_, human, _) = common::run(&dir, &["lint", "--no-config", "server.ts"], None);
+    assert!(
+        human.contains("`// toolcheck: ignore[TC209]` on its line or the line above"),
+        "{human}"
+    );
+}

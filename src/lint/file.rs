@@ -228,10 +228,12 @@ pub(crate) fn check(
         } else if !parsed.json {
             hold_fixes_on_shared_text(&parsed.file.text, &mut diagnostics);
         }
-        let directives = if parsed.json || parsed.source_code {
+        let directives = if parsed.json {
             Vec::new()
+        } else if parsed.source_code {
+            directives::directives(&parsed.file.text, Some(root), directives::Comments::Slashes)
         } else {
-            directives::directives(&parsed.file.text, Some(root))
+            directives::directives(&parsed.file.text, Some(root), directives::Comments::Hash)
         };
         let outline = outline.then(|| Outline::of(&set));
         (

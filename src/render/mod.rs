@@ -35,6 +35,11 @@ pub fn write_all(mut output: Box<dyn Output + '_>, reports: &[FileReport]) -> io
     output.finish(&totals)
 }
 
+/// Whether findings in the file named `name` are in server source (`.ts`, `.js`, ...).
+fn is_source(name: &str) -> bool {
+    crate::parse::code::Language::of(std::path::Path::new(name)).is_some()
+}
+
 /// What the end of a run's output needs: its counts, and its findings by rule.
 #[derive(Debug, Default)]
 pub struct Totals {
@@ -50,6 +55,8 @@ struct RuleTotal {
     severity: Severity,
     count: usize,
     errors: usize,
+    /// Some are in a manifest (else all are in server source, whose comments start with `//`).
+    in_manifests: bool,
 }
 
 impl Totals {
@@ -69,8 +76,10 @@ impl Totals {
                     severity: diagnostic.severity,
                     count: 0,
                     errors: 0,
+                    in_manifests: false,
                 });
             total.severity = total.severity.max(diagnostic.severity);
+            total.in_manifests |= !is_source(&diagnostic.file.name);
             total.count += 1;
             total.errors += usize::from(diagnostic.severity == Severity::Error);
         }
@@ -80,6 +89,11 @@ impl Totals {
     /// severity (the first in code order among equals), so that an error rule comes before a
     /// more frequent info one.
     pub fn hint_code(&self) -> Option<&str> {
+        self.hint_rule().map(|(code, _)| code)
+    }
+
+    /// [`Totals::hint_code`] and its findings.
+    fn hint_rule(&self) -> Option<(&str, &RuleTotal)> {
         let mut best: Option<(&Arc<str>, &RuleTotal)> = None;
         for (code, total) in &self.by_code {
             let better = best.is_none_or(|(_, most)| {
@@ -89,7 +103,7 @@ impl Totals {
                 best = Some((code, total));
             }
         }
-        best.map(|(code, _)| &**code)
+        best.map(|(code, total)| (&**code, total))
     }
 
     /// `(errors, code, rule)` of each rule with errors, the most first (code order among
@@ -201,15 +215,20 @@ pub fn footer(totals: &Totals, listing: Listing) -> String {
             summary.fixable
         ));
     }
-    if let Some(code) = totals.hint_code() {
+    if let Some((code, total)) = totals.hint_rule() {
         out.push_str(&format!(
             "hint: `toolcheck explain {code}` for a rule's details\n"
         ));
         // The meta rules (an unreadable manifest, an unused suppression) are fixed, not silenced.
         if !code.starts_with("TC0") {
+            let comment = if total.in_manifests {
+                format!("`# toolcheck: ignore[{code}]` on its YAML line")
+            } else {
+                format!("`// toolcheck: ignore[{code}]` on its line or the line above")
+            };
             out.push_str(&format!(
-                "hint: silence a finding with `# toolcheck: ignore[{code}]` on its YAML line, \
-                 or with `per-file-ignores` in toolcheck.yaml\n"
+                "hint: silence a finding with {comment}, or with `per-file-ignores` in \
+                 toolcheck.yaml\n"
             ));
         }
     }

@@ -1,6 +1,7 @@
 //! Suppressions: `# toolcheck: ignore[rule, ...]` comments in YAML (on the offending line or
-//! the line above), `# toolcheck: ignore-file[rule, ...]` anywhere in a file, and config
-//! `per-file-ignores` (the only way for JSON). An optional ` -- reason` follows the brackets.
+//! the line above), `# toolcheck: ignore-file[rule, ...]` anywhere in a file, the same after
+//! `//` in server source, and config `per-file-ignores` (the only way for JSON). An optional
+//! ` -- reason` follows the brackets.
 
 use std::ops::Range;
 
@@ -26,9 +27,25 @@ pub struct RuleRef {
     pub span: Span,
 }
 
-/// The `toolcheck:` comments of a YAML text. `root` is the parsed document, whose string
-/// values tell a `#` inside text from a comment.
-pub fn directives(text: &str, root: Option<&Node>) -> Vec<Directive> {
+/// How a line comment starts: `#` in YAML, `//` in TypeScript and JavaScript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comments {
+    Hash,
+    Slashes,
+}
+
+impl Comments {
+    fn marker(self) -> &'static str {
+        match self {
+            Comments::Hash => "#",
+            Comments::Slashes => "//",
+        }
+    }
+}
+
+/// The `toolcheck:` comments of a text whose comments start as `comments` says. `root` is the
+/// parsed document, whose string values tell a `#` (or `//`) inside text from a comment.
+pub fn directives(text: &str, root: Option<&Node>, comments: Comments) -> Vec<Directive> {
     if !text.contains("toolcheck:") {
         return Vec::new();
     }
@@ -46,10 +63,10 @@ pub fn directives(text: &str, root: Option<&Node>) -> Vec<Directive> {
     let lines = line_ranges(text);
     let mut found = Vec::new();
     for (number, line) in lines.iter().enumerate() {
-        let Some(hash) = comment_start(text, line.clone(), &inside_string) else {
+        let Some(hash) = comment_start(text, line.clone(), comments, &inside_string) else {
             continue;
         };
-        let comment = &text[hash + 1..line.end];
+        let comment = &text[hash + comments.marker().len()..line.end];
         let Some(body) = comment.trim_start().strip_prefix("toolcheck:") else {
             continue;
         };
@@ -58,7 +75,7 @@ pub fn directives(text: &str, root: Option<&Node>) -> Vec<Directive> {
         let target_line = if own_line {
             lines[number + 1..]
                 .iter()
-                .find(|next| !is_blank_or_comment(&text[(*next).clone()]))
+                .find(|next| !is_blank_or_comment(&text[(*next).clone()], comments))
                 .cloned()
         } else {
             Some(line.clone())
@@ -130,23 +147,25 @@ fn parse(body: &str, start: usize, span: Span) -> Directive {
     directive
 }
 
-/// Byte offset of the `#` that starts a comment on `line`, if any.
+/// Byte offset of the `#` (or `//`) that starts a comment on `line`, if any.
 fn comment_start(
     text: &str,
     line: Range<usize>,
+    comments: Comments,
     inside_string: &dyn Fn(usize) -> bool,
 ) -> Option<usize> {
     let bytes = text.as_bytes();
+    let marker = comments.marker().as_bytes();
     (line.start..line.end).find(|&index| {
-        bytes[index] == b'#'
+        bytes[index..line.end].starts_with(marker)
             && (index == line.start || bytes[index - 1] == b' ' || bytes[index - 1] == b'\t')
             && !inside_string(index)
     })
 }
 
-fn is_blank_or_comment(line: &str) -> bool {
+fn is_blank_or_comment(line: &str, comments: Comments) -> bool {
     let trimmed = line.trim();
-    trimmed.is_empty() || trimmed.starts_with('#')
+    trimmed.is_empty() || trimmed.starts_with(comments.marker())
 }
 
 /// Each line's byte range, without its line break (`\n`, `\r\n` or `\r`).
@@ -202,7 +221,22 @@ mod tests {
 
     fn parse_yaml(text: &str) -> Vec<Directive> {
         let root = crate::parse::yaml::parse(text).ok();
-        directives(text, root.as_ref())
+        directives(text, root.as_ref(), Comments::Hash)
+    }
+
+    #[test]
+    fn slashes_start_a_comment_in_source() {
+        let text = "server.registerTool(\"a\", {\n  // toolcheck: ignore[TC209] -- quoted from the API\n  description: \"Does ALWAYS \" +\n    \"a.\",\n  title: \"http://x // toolcheck: ignore[TC101]\",\n}, cb);\n";
+        let root = crate::parse::code::parse(text, crate::parse::code::Language::TypeScript).ok();
+        let found = directives(text, root.as_ref(), Comments::Slashes);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let covers = found[0].covers.clone().unwrap();
+        assert!(
+            covers.contains(&text.find("a.").unwrap()),
+            "the whole description"
+        );
+        assert!(!covers.contains(&text.find("title").unwrap()));
+        assert_eq!(found[0].reason.as_deref(), Some("quoted from the API"));
     }
 
     #[test]
