@@ -21,7 +21,11 @@ struct Entry {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not when it was compiled: a build of another checkout that
+    // shares this target directory (scripts/pre-commit-check.sh) reuses the compiled script.
+    let manifest_dir =
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest_dir);
     println!("cargo:rerun-if-changed=rules");
     println!("cargo:rerun-if-changed=src/rules");
     let mut problems = Vec::new();
