@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use serde_json::Value;
-use toolcheck::parse::code::{Language, parse};
+use toolcheck::parse::code::{Imports, Language, parse};
 
 #[derive(Default)]
 struct Counts {
@@ -120,7 +120,12 @@ fn read_tools(dir: &Path) -> HashMap<String, Value> {
         if !language.may_register_tools(&text) {
             continue;
         }
-        let Ok(root) = parse(&text, language) else {
+        let read = |path: &Path| std::fs::read_to_string(path).ok();
+        let imports = Imports {
+            path: &path,
+            read: &read,
+        };
+        let Ok(root) = parse(&text, language, Some(&imports)) else {
             continue;
         };
         for tool in root.to_json()["tools"].as_array().into_iter().flatten() {

@@ -145,3 +145,28 @@ fn comments_in_source_suppress_as_yaml_comments_do() {
         "{human}"
     );
 }
+
+#[test]
+fn values_imported_by_relative_path_are_linted_at_their_use() {
+    let dir = common::scratch("sources-imports");
+    let server = "import * as schemas from \"./schemas.js\";\nimport { DESCRIPTION } from \"./text\";\nserver.registerTool(\"search\", {\n  description: DESCRIPTION,\n  inputSchema: schemas.Search,\n}, cb);\n";
+    let schemas = "import { z } from \"zod\";\nexport const Search = { query: z.string().describe(\"This tool will ALWAYS find it.\") };\n";
+    let text = "export const DESCRIPTION = \"Searches the notes. NEVER edits them.\";\n";
+    for (path, text) in [
+        ("src/server.ts", server),
+        ("src/schemas.ts", schemas),
+        ("src/text.ts", text),
+    ] {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    // The walk lints the file that registers; each finding is at the name that brings the
+    // words in, where the file linted can be edited.
+    let document = lint_json(&dir, &["--select", "TC209", "."], None);
+    assert_eq!(common::files_of(&document), ["src/server.ts"]);
+    assert_eq!(
+        places(&document),
+        ["src/server.ts:4:16 TC209", "src/server.ts:5:16 TC209"]
+    );
+}

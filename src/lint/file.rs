@@ -64,7 +64,13 @@ impl Parsed {
     pub fn from_text(file: Arc<SourceFile>, json: bool, invalid_manifest: &ActiveRule) -> Parsed {
         let language = parse::code::Language::of(std::path::Path::new(&file.name));
         let parsed = match language {
-            Some(language) => parse::code::parse(&file.text, language),
+            Some(language) => {
+                let imports = parse::code::Imports {
+                    path: std::path::Path::new(&file.name),
+                    read: &crate::read::imported_text,
+                };
+                parse::code::parse(&file.text, language, Some(&imports))
+            }
             None => parse::parse(&file.text, json),
         };
         match parsed {

@@ -58,6 +58,13 @@ impl Input {
     }
 }
 
+/// The text of a file a source file imports values from (`parse::code::Imports`); `None` when
+/// it is not there, is not a regular file, is larger than the default limit or is not UTF-8.
+pub fn imported_text(path: &Path) -> Option<String> {
+    let bytes = read_file(path, "file", DEFAULT_MAX_FILE_SIZE).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
 /// The message for a file whose byte at `offset` is not UTF-8.
 pub fn not_utf8(offset: usize) -> String {
     format!("the file is not valid UTF-8 (invalid byte at offset {offset})")

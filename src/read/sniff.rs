@@ -45,8 +45,12 @@ pub fn registers_tools(path: &Path) -> bool {
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return false;
     };
+    let imports = crate::parse::code::Imports {
+        path,
+        read: &super::imported_text,
+    };
     language.may_register_tools(text)
-        && crate::parse::code::parse(text, language).is_ok_and(|root| {
+        && crate::parse::code::parse(text, language, Some(&imports)).is_ok_and(|root| {
             root.get("tools")
                 .and_then(|tools| tools.as_array())
                 .is_some_and(|tools| !tools.is_empty())

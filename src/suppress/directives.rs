@@ -227,7 +227,8 @@ mod tests {
     #[test]
     fn slashes_start_a_comment_in_source() {
         let text = "server.registerTool(\"a\", {\n  // toolcheck: ignore[TC209] -- quoted from the API\n  description: \"Does ALWAYS \" +\n    \"a.\",\n  title: \"http://x // toolcheck: ignore[TC101]\",\n}, cb);\n";
-        let root = crate::parse::code::parse(text, crate::parse::code::Language::TypeScript).ok();
+        let root =
+            crate::parse::code::parse(text, crate::parse::code::Language::TypeScript, None).ok();
         let found = directives(text, root.as_ref(), Comments::Slashes);
         assert_eq!(found.len(), 1, "{found:?}");
         let covers = found[0].covers.clone().unwrap();

@@ -42,15 +42,27 @@ impl Language {
 /// `tools/list` returns it.
 const REGISTRATION_WORDS: &[&str] = &["registerTool", ".tool(", "addTool", "inputSchema"];
 
+/// Where a source file is, and how to read a file it imports values from by relative path
+/// (`None`: not there, not readable, or too large).
+pub struct Imports<'a> {
+    pub path: &'a Path,
+    pub read: &'a dyn Fn(&Path) -> Option<String>,
+}
+
 /// The tools `source` registers, as a `{"tools": [...]}` tree whose strings point into
 /// `source`. A registration whose name, description or schema cannot be read statically is
-/// left out rather than guessed.
-pub fn parse(source: &str, language: Language) -> Result<Node, ParseError> {
+/// left out rather than guessed. With `imports`, values a file imports by relative path are
+/// read from that file, and located at their use in `source`.
+pub fn parse(
+    source: &str,
+    language: Language,
+    imports: Option<&Imports>,
+) -> Result<Node, ParseError> {
     super::node::check_len(source)?;
     if !language.may_register_tools(source) {
         return Ok(typescript::no_tools(source));
     }
-    typescript::tools(source, language)
+    typescript::tools(source, language, imports)
 }
 
 /// The segments of a string read from source (`raw`: its literals, starting at `base`).

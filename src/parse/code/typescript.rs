@@ -6,11 +6,12 @@
 //! strings, `[…].join(…)` of strings, and names bound once in the file (`const config = {…}`).
 
 use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
 
 use tree_sitter::{Node as Ts, Parser, Tree};
 
-use super::Language;
 use super::value::{Member, Value};
+use super::{Imports, Language};
 use crate::parse::{Keys, Node, ParseError, Pointer, Span, StrStyle};
 
 /// How deep a value is followed (names through names, schemas in schemas) before giving up.
@@ -25,30 +26,174 @@ const SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 /// The dialect zod 4's own `z.toJSONSchema` names.
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
-pub(super) fn tools(source: &str, language: Language) -> Result<Node, ParseError> {
-    let grammar: tree_sitter::Language = match language {
-        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-    };
+pub(super) fn tools(
+    source: &str,
+    language: Language,
+    imports: Option<&Imports>,
+) -> Result<Node, ParseError> {
     let internal = |message: &str| ParseError {
         message: message.to_string(),
         span: 0..0,
     };
-    let mut parser = Parser::new();
-    parser
-        .set_language(&grammar)
-        .map_err(|_| internal("the TypeScript grammar does not load"))?;
-    let tree = parser
-        .parse(source, None)
-        .ok_or_else(|| internal("the TypeScript parser stopped"))?;
-    let reader = Reader::new(source, &tree);
+    let tree = syntax_tree(source, language).ok_or_else(|| internal("the parser stopped"))?;
+    let (files, links) = match imports {
+        Some(imports) => imported_files(source, &tree, imports),
+        None => (Vec::new(), vec![HashMap::new()]),
+    };
+    let mut modules = vec![Module::new(source, &tree, &links[0])];
+    for (file, links) in files.iter().zip(&links[1..]) {
+        modules.push(Module::new(&file.source, &file.tree, links));
+    }
+    let reader = Reader { modules };
     let mut tools = Vec::new();
     each_node(&tree, |node| {
+        let node = At {
+            node,
+            module: 0,
+            origin: None,
+        };
         if let Some(tool) = reader.registration(node) {
             tools.push(tool);
         }
     });
     Ok(tool_set(source, tools))
+}
+
+fn syntax_tree(source: &str, language: Language) -> Option<Tree> {
+    let grammar: tree_sitter::Language = match language {
+        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+    };
+    let mut parser = Parser::new();
+    parser.set_language(&grammar).ok()?;
+    parser.parse(source, None)
+}
+
+/// At most this many files are read for the values one file imports, its imports' imports
+/// included.
+const MAX_IMPORTED_FILES: usize = 32;
+
+/// A file read for the values it exports.
+struct ImportedFile {
+    source: String,
+    tree: Tree,
+}
+
+/// The files the linted one imports by relative path (`./tools/schemas.js`), and theirs, read
+/// breadth first up to [`MAX_IMPORTED_FILES`]; and for each file (the linted one first) the
+/// index of the file each of its import specifiers names (1 for the first file read).
+fn imported_files(
+    source: &str,
+    tree: &Tree,
+    imports: &Imports,
+) -> (Vec<ImportedFile>, Vec<HashMap<String, usize>>) {
+    let mut paths = vec![normalized(imports.path)];
+    let mut files: Vec<ImportedFile> = Vec::new();
+    let mut links = Vec::new();
+    let mut next = 0;
+    while next < paths.len() {
+        let wanted = match next {
+            0 => relative_imports(source, tree),
+            n => relative_imports(&files[n - 1].source, &files[n - 1].tree),
+        };
+        let mut found = HashMap::new();
+        let directory = paths[next]
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        for specifier in wanted {
+            for candidate in candidates(&directory.join(&specifier)) {
+                if let Some(index) = paths.iter().position(|path| *path == candidate) {
+                    found.insert(specifier.clone(), index);
+                    break;
+                }
+                if paths.len() > MAX_IMPORTED_FILES {
+                    break;
+                }
+                let Some(source) = (imports.read)(&candidate) else {
+                    continue;
+                };
+                let language = Language::of(&candidate).unwrap_or(Language::TypeScript);
+                if super::super::node::check_len(&source).is_err() {
+                    break;
+                }
+                let Some(tree) = syntax_tree(&source, language) else {
+                    break;
+                };
+                found.insert(specifier.clone(), paths.len());
+                paths.push(candidate);
+                files.push(ImportedFile { source, tree });
+                break;
+            }
+        }
+        links.push(found);
+        next += 1;
+    }
+    (files, links)
+}
+
+/// The specifiers of a file's imports by relative path (`./a.js`, `../b`).
+fn relative_imports(source: &str, tree: &Tree) -> Vec<String> {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor)
+        .filter(|statement| statement.kind() == "import_statement")
+        .filter_map(|statement| import_source(source, statement))
+        .filter(|specifier| specifier.starts_with("./") || specifier.starts_with("../"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The files an import specifier may name, as TypeScript and Node resolve it: `./a.js` is
+/// `a.js`, or the `a.ts` it is compiled from; `./a` is `a.ts`, `a.js`, … or `a/index.ts`.
+fn candidates(path: &Path) -> Vec<PathBuf> {
+    let path = normalized(path);
+    let with = |extension: &str| {
+        let mut name = path.clone().into_os_string();
+        name.push(extension);
+        PathBuf::from(name)
+    };
+    let compiled_from: &[&str] = match path.extension().and_then(|e| e.to_str()) {
+        Some("ts" | "tsx" | "mts" | "cts") => return vec![path],
+        Some("js") => &["ts", "tsx"],
+        Some("jsx") => &["tsx"],
+        Some("mjs") => &["mts"],
+        Some("cjs") => &["cts"],
+        Some("json" | "css" | "node") => return Vec::new(),
+        _ => {
+            let mut found: Vec<PathBuf> = [".ts", ".tsx", ".js", ".mjs", ".cjs"]
+                .iter()
+                .map(|extension| with(extension))
+                .collect();
+            found.push(path.join("index.ts"));
+            found.push(path.join("index.js"));
+            return found;
+        }
+    };
+    let mut found = vec![path.clone()];
+    found.extend(
+        compiled_from
+            .iter()
+            .map(|extension| path.with_extension(extension)),
+    );
+    found
+}
+
+/// `path` without `.` and with each `..` taken back, so one file has one name.
+fn normalized(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The tree of a file that registers no tool.
@@ -118,22 +263,88 @@ impl Zod {
     }
 }
 
-struct Reader<'t> {
+/// A node of one of the files read: the linted file (module 0) or a file it imports values
+/// from. `origin`: for a node of an imported file, where the linted file brings its value in
+/// (the imported name's use), which every span read from there maps to: the finding goes where
+/// the file being linted can be edited.
+#[derive(Clone, Copy)]
+struct At<'t> {
+    node: Ts<'t>,
+    module: usize,
+    origin: Option<(usize, usize)>,
+}
+
+impl<'t> At<'t> {
+    fn within(self, node: Ts<'t>) -> At<'t> {
+        At { node, ..self }
+    }
+
+    fn kind(self) -> &'static str {
+        self.node.kind()
+    }
+
+    fn child_by_field_name(self, field: &str) -> Option<At<'t>> {
+        Some(self.within(self.node.child_by_field_name(field)?))
+    }
+
+    fn named_child(self, index: usize) -> Option<At<'t>> {
+        Some(self.within(self.node.named_child(u32::try_from(index).ok()?)?))
+    }
+
+    fn named_children(self) -> Vec<At<'t>> {
+        let mut cursor = self.node.walk();
+        let children: Vec<Ts<'t>> = self.node.named_children(&mut cursor).collect();
+        children.into_iter().map(|node| self.within(node)).collect()
+    }
+
+    /// Where the node is in the linted file: its own range, or its value's use there.
+    fn byte_range(self) -> Span {
+        match self.origin {
+            Some((start, end)) => start..end,
+            None => self.node.byte_range(),
+        }
+    }
+}
+
+/// A name imported from a file read beside the linted one: that file, and the name it exports
+/// (`None` for a namespace, `import * as ns`).
+#[derive(Clone, Copy)]
+struct Import<'t> {
+    module: usize,
+    export: Option<&'t str>,
+}
+
+/// What one file binds: its declarations, zod's names and what it imports from files read.
+struct Module<'t> {
     source: &'t str,
     /// The value of each name declared once in the file (`const x = …`); `None` for a name
     /// declared more than once, in whatever scopes: which one a use means is not guessed.
     bindings: HashMap<&'t str, Option<Ts<'t>>>,
     /// The names zod is imported under (`z`, `z4`, …), beside `z` and `zod` themselves.
     zod_names: Vec<&'t str>,
+    imports: HashMap<&'t str, Import<'t>>,
 }
 
-impl<'t> Reader<'t> {
-    fn new(source: &'t str, tree: &'t Tree) -> Self {
+impl<'t> Module<'t> {
+    /// `links`: the module index of each import specifier that names a file read.
+    fn new(source: &'t str, tree: &'t Tree, links: &HashMap<String, usize>) -> Self {
         let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
         let mut zod_names = vec!["z", "zod"];
+        let mut imports = HashMap::new();
         each_node(tree, |node| {
             if node.kind() == "import_statement" {
-                zod_names.extend(zod_imports(source, node));
+                let Some(specifier) = import_source(source, node) else {
+                    return;
+                };
+                let from_zod = specifier == "zod" || specifier.starts_with("zod/");
+                let module = links.get(specifier).copied();
+                for (local, export) in imported_names(source, node) {
+                    if from_zod {
+                        zod_names.push(local);
+                    } else if let Some(module) = module {
+                        imports.insert(local, Import { module, export });
+                    }
+                }
                 return;
             }
             if node.kind() != "variable_declarator" {
@@ -154,20 +365,28 @@ impl<'t> Reader<'t> {
                 .and_modify(|bound| *bound = None)
                 .or_insert(Some(value));
         });
-        Reader {
+        Module {
             source,
             bindings,
             zod_names,
+            imports,
         }
     }
+}
 
-    fn text(&self, node: Ts<'t>) -> &'t str {
-        &self.source[node.byte_range()]
+struct Reader<'t> {
+    /// The linted file first, then the files it imports values from.
+    modules: Vec<Module<'t>>,
+}
+
+impl<'t> Reader<'t> {
+    fn text(&self, node: At<'t>) -> &'t str {
+        &self.modules[node.module].source[node.node.byte_range()]
     }
 
-    /// `node` without parentheses, `as`, `satisfies`, `!` and names bound once: the expression
-    /// that gives its value.
-    fn resolve(&self, mut node: Ts<'t>) -> Option<Ts<'t>> {
+    /// `node` without parentheses, `as`, `satisfies`, `!` and names bound once (in its file,
+    /// or exported by a file it imports): the expression that gives its value.
+    fn resolve(&self, mut node: At<'t>) -> Option<At<'t>> {
         for _ in 0..MAX_DEPTH {
             node = match node.kind() {
                 "parenthesized_expression"
@@ -175,7 +394,28 @@ impl<'t> Reader<'t> {
                 | "satisfies_expression"
                 | "non_null_expression" => node.named_child(0)?,
                 "identifier" | "shorthand_property_identifier" => {
-                    (*self.bindings.get(self.text(node))?)?
+                    let module = &self.modules[node.module];
+                    let name = self.text(node);
+                    match module.bindings.get(name) {
+                        Some(bound) => node.within((*bound)?),
+                        None => {
+                            let import = module.imports.get(name)?;
+                            self.exported(import.module, import.export?, node)?
+                        }
+                    }
+                }
+                // `ns.Name` of `import * as ns from "./file.js"`.
+                "member_expression" => {
+                    let namespace = node
+                        .child_by_field_name("object")
+                        .filter(|object| object.kind() == "identifier")
+                        .and_then(|object| self.modules[node.module].imports.get(self.text(object)))
+                        .filter(|import| import.export.is_none());
+                    let Some(import) = namespace else {
+                        return Some(node);
+                    };
+                    let property = self.text(node.child_by_field_name("property")?);
+                    self.exported(import.module, property, node)?
                 }
                 _ => return Some(node),
             };
@@ -183,20 +423,34 @@ impl<'t> Reader<'t> {
         None
     }
 
+    /// The value `module` binds to `name`, used at `from`.
+    fn exported(&self, module: usize, name: &str, from: At<'t>) -> Option<At<'t>> {
+        let bound = (*self.modules.get(module)?.bindings.get(name)?)?;
+        let origin = from.origin.unwrap_or_else(|| {
+            let range = from.node.byte_range();
+            (range.start, range.end)
+        });
+        Some(At {
+            node: bound,
+            module,
+            origin: Some(origin),
+        })
+    }
+
     /// The arguments of a call, comments left out.
-    fn arguments(&self, call: Ts<'t>) -> Vec<Ts<'t>> {
+    fn arguments(&self, call: At<'t>) -> Vec<At<'t>> {
         let Some(arguments) = call.child_by_field_name("arguments") else {
             return Vec::new();
         };
-        let mut cursor = arguments.walk();
         arguments
-            .named_children(&mut cursor)
+            .named_children()
+            .into_iter()
             .filter(|node| node.kind() != "comment")
             .collect()
     }
 
     /// A call `receiver.method(…)`: the receiver and the method's name.
-    fn method_call(&self, node: Ts<'t>) -> Option<(Ts<'t>, &'t str)> {
+    fn method_call(&self, node: At<'t>) -> Option<(At<'t>, &'t str)> {
         if node.kind() != "call_expression" {
             return None;
         }
@@ -210,7 +464,7 @@ impl<'t> Reader<'t> {
     }
 
     /// The tool a call registers, if `node` is a registration that can be read whole.
-    fn registration(&self, node: Ts<'t>) -> Option<Value> {
+    fn registration(&self, node: At<'t>) -> Option<Value> {
         if node.kind() == "object" {
             return self.tool_literal(node);
         }
@@ -225,7 +479,7 @@ impl<'t> Reader<'t> {
     }
 
     /// `registerTool(name, { title, description, inputSchema, outputSchema, annotations }, cb)`.
-    fn register_tool(&self, call: Ts<'t>, arguments: &[Ts<'t>]) -> Option<Value> {
+    fn register_tool(&self, call: At<'t>, arguments: &[At<'t>]) -> Option<Value> {
         let [name, config, ..] = arguments else {
             return None;
         };
@@ -260,7 +514,7 @@ impl<'t> Reader<'t> {
 
     /// FastMCP for TypeScript: `server.addTool({ name, description, parameters, annotations })`,
     /// the zod `parameters` sent as zod-to-json-schema converts them (closed objects, draft-07).
-    fn add_tool(&self, call: Ts<'t>, arguments: &[Ts<'t>]) -> Option<Value> {
+    fn add_tool(&self, call: At<'t>, arguments: &[At<'t>]) -> Option<Value> {
         let [tool] = arguments else {
             return None;
         };
@@ -303,7 +557,7 @@ impl<'t> Reader<'t> {
     /// A tool written as the object `tools/list` returns, as the low-level `Server`'s handler
     /// lists it: `{ name, description, inputSchema }`, the schema a JSON Schema literal or
     /// `zodToJsonSchema(schema)`. An object with `name` and `inputSchema` is one wherever it is.
-    fn tool_literal(&self, node: Ts<'t>) -> Option<Value> {
+    fn tool_literal(&self, node: At<'t>) -> Option<Value> {
         let members = self.members(node, 0)?;
         let has = |key: &str| members.iter().any(|(name, _, _)| *name == key);
         if !has("name") || !has("inputSchema") {
@@ -325,7 +579,7 @@ impl<'t> Reader<'t> {
 
     /// A JSON Schema as a tool literal holds it: written out, or converted from zod by
     /// `zodToJsonSchema(schema)` (zod-to-json-schema) or `z.toJSONSchema(schema)` (zod 4).
-    fn json_schema(&self, node: Ts<'t>) -> Option<Value> {
+    fn json_schema(&self, node: At<'t>) -> Option<Value> {
         let node = self.resolve(node)?;
         if node.kind() == "object" {
             let schema = self.literal(node, 0)?;
@@ -350,7 +604,7 @@ impl<'t> Reader<'t> {
     /// `tool(name, description?, shape?, annotations?, cb)`, told apart as the SDK does: a
     /// string is the description; of the objects before the callback, a zod shape is the
     /// schema and another object the annotations.
-    fn tool(&self, call: Ts<'t>, arguments: &[Ts<'t>]) -> Option<Value> {
+    fn tool(&self, call: At<'t>, arguments: &[At<'t>]) -> Option<Value> {
         let (name, rest) = arguments.split_first()?;
         // The callback is last; a call without one is some other library's `tool`.
         let (callback, rest) = rest.split_last()?;
@@ -388,7 +642,7 @@ impl<'t> Reader<'t> {
         Some(Value::Object(members, call.byte_range()))
     }
 
-    fn is_string(&self, node: Ts<'t>) -> bool {
+    fn is_string(&self, node: At<'t>) -> bool {
         self.resolve(node).is_some_and(|node| {
             matches!(
                 node.kind(),
@@ -401,7 +655,7 @@ impl<'t> Reader<'t> {
 
     /// An object literal whose every value is a zod schema (the SDK's `isZodRawShape`; an
     /// empty object is one too).
-    fn is_shape(&self, node: Ts<'t>) -> bool {
+    fn is_shape(&self, node: At<'t>) -> bool {
         node.kind() == "object"
             && self.members(node, 0).is_some_and(|members| {
                 members
@@ -412,7 +666,7 @@ impl<'t> Reader<'t> {
 
     /// The keys and values of an object literal (spreads of objects included), or `None` when
     /// a key is computed or a spread cannot be read.
-    fn members(&self, node: Ts<'t>, depth: usize) -> Option<Vec<(&'t str, Ts<'t>, Ts<'t>)>> {
+    fn members(&self, node: At<'t>, depth: usize) -> Option<Vec<(&'t str, At<'t>, At<'t>)>> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -420,9 +674,8 @@ impl<'t> Reader<'t> {
         if node.kind() != "object" {
             return None;
         }
-        let mut members: Vec<(&'t str, Ts<'t>, Ts<'t>)> = Vec::new();
-        let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
+        let mut members: Vec<(&'t str, At<'t>, At<'t>)> = Vec::new();
+        for child in node.named_children().into_iter() {
             let (key, key_node, value) = match child.kind() {
                 "pair" => {
                     let key_node = child.child_by_field_name("key")?;
@@ -444,16 +697,19 @@ impl<'t> Reader<'t> {
                 }
                 "shorthand_property_identifier" => (self.text(child), child, child),
                 "spread_element" => {
-                    let spread = child.named_child(0)?;
-                    members.extend(self.members(spread, depth + 1)?);
+                    // `...schema.shape` spreads a zod object's keys.
+                    let spread = self.resolve(child.named_child(0)?)?;
+                    let spread = match shape_of(self, spread) {
+                        Some(schema) => self.object_members(schema, depth + 1)?,
+                        None => self.members(spread, depth + 1)?,
+                    };
+                    overlay(&mut members, spread);
                     continue;
                 }
                 "comment" | "method_definition" => continue,
                 _ => return None,
             };
-            // A later key replaces an earlier one, as in JavaScript.
-            members.retain(|(earlier, _, _)| *earlier != key);
-            members.push((key, key_node, value));
+            overlay(&mut members, vec![(key, key_node, value)]);
         }
         Some(members)
     }
@@ -461,7 +717,7 @@ impl<'t> Reader<'t> {
     /// A string: literals (joined with `+`), a template without substitutions, `[…].join(…)`,
     /// through names bound once. Its segments map to the source when its literals are written
     /// in one place; a string put together from several places maps to the expression.
-    fn string(&self, node: Ts<'t>, depth: usize) -> Option<Value> {
+    fn string(&self, node: At<'t>, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -469,7 +725,12 @@ impl<'t> Reader<'t> {
         let span = node.byte_range();
         match node.kind() {
             "string" | "template_string" | "binary_expression" => {
-                if let Some((value, _)) = super::js_string::decode(self.text(node), span.start) {
+                let start = node.node.start_byte();
+                if let Some((value, _)) = super::js_string::decode(self.text(node), start) {
+                    // Written in another file: the value, at its use here.
+                    if node.origin.is_some() {
+                        return Some(Value::made(&value, span));
+                    }
                     return Some(Value::Str {
                         value,
                         raw: span,
@@ -504,9 +765,9 @@ impl<'t> Reader<'t> {
                 if items.kind() != "array" {
                     return None;
                 }
-                let mut cursor = items.walk();
                 let parts: Option<Vec<String>> = items
-                    .named_children(&mut cursor)
+                    .named_children()
+                    .into_iter()
                     .filter(|item| item.kind() != "comment")
                     .map(|item| Some(self.string(item, depth + 1)?.as_str()?.to_string()))
                     .collect();
@@ -517,7 +778,7 @@ impl<'t> Reader<'t> {
     }
 
     /// A JSON value written as a literal: strings, numbers, booleans, `null`, arrays, objects.
-    fn literal(&self, node: Ts<'t>, depth: usize) -> Option<Value> {
+    fn literal(&self, node: At<'t>, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -538,9 +799,9 @@ impl<'t> Reader<'t> {
                 Some(Value::Number(number(&negative)?, span))
             }
             "array" => {
-                let mut cursor = node.walk();
                 let items: Option<Vec<Value>> = node
-                    .named_children(&mut cursor)
+                    .named_children()
+                    .into_iter()
                     .filter(|item| item.kind() != "comment")
                     .map(|item| self.literal(item, depth + 1))
                     .collect();
@@ -566,7 +827,7 @@ impl<'t> Reader<'t> {
 
     /// The JSON Schema of an object schema as the SDK sends it: from a zod shape (`{ query:
     /// z.string() }`), a `z.object(…)`, or `schema.shape`.
-    fn object_schema(&self, node: Ts<'t>, io: Io) -> Option<Value> {
+    fn object_schema(&self, node: At<'t>, io: Io) -> Option<Value> {
         let node = self.resolve(node)?;
         let span = node.byte_range();
         let mut schema = match node.kind() {
@@ -587,10 +848,10 @@ impl<'t> Reader<'t> {
     }
 
     /// `{ type: "object", properties, required }` of a zod shape.
-    fn shape(&self, node: Ts<'t>, io: Io, span: Span, depth: usize) -> Option<Zod> {
+    fn shape(&self, node: At<'t>, io: Io, span: Span, depth: usize) -> Option<Zod> {
         let mut properties = Vec::new();
         let mut required = Vec::new();
-        for (key, key_node, value) in self.members(node, depth + 1)? {
+        for (key, key_node, value) in self.object_members(node, depth + 1)? {
             let property = self.zod_with(value, io, depth + 1)?;
             if !property.optional {
                 required.push(Value::made(key, key_node.byte_range()));
@@ -630,13 +891,50 @@ impl<'t> Reader<'t> {
         })
     }
 
+    /// The keys of a zod object's shape: a shape literal, `z.object(shape)`, `schema.shape`,
+    /// `schema.extend(shape)`, `a.merge(b)`, `schema.pick({ key: true })` and `.omit(…)`.
+    fn object_members(&self, node: At<'t>, depth: usize) -> Option<Vec<(&'t str, At<'t>, At<'t>)>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let node = self.resolve(node)?;
+        if node.kind() == "object" {
+            return self.members(node, depth + 1);
+        }
+        if let Some(schema) = shape_of(self, node) {
+            return self.object_members(schema, depth + 1);
+        }
+        let (receiver, method) = self.method_call(node)?;
+        let arguments = self.arguments(node);
+        if self.is_zod(receiver) {
+            return match (method, arguments.as_slice()) {
+                ("object", [shape, ..]) => self.members(*shape, depth + 1),
+                _ => None,
+            };
+        }
+        let mut members = self.object_members(receiver, depth + 1)?;
+        match (method, arguments.as_slice()) {
+            ("extend", [shape]) => overlay(&mut members, self.members(*shape, depth + 1)?),
+            ("merge", [other]) => overlay(&mut members, self.object_members(*other, depth + 1)?),
+            ("pick" | "omit", [keys]) => {
+                let keys = self.members(*keys, depth + 1)?;
+                let pick = method == "pick";
+                members.retain(|(key, _, _)| keys.iter().any(|(named, _, _)| named == key) == pick);
+            }
+            // Checks that keep the keys (a description is lost to `extend`, as in zod).
+            ("strict" | "passthrough" | "strip" | "describe", _) => {}
+            _ => return None,
+        }
+        Some(members)
+    }
+
     /// Whether `node` is a zod schema toolcheck reads (for telling a shape from annotations).
-    fn zod(&self, node: Ts<'t>, depth: usize) -> Option<Zod> {
+    fn zod(&self, node: At<'t>, depth: usize) -> Option<Zod> {
         self.zod_with(node, Io::Input, depth)
     }
 
     /// A zod schema: `z.<type>(…)` and the methods chained on it.
-    fn zod_with(&self, node: Ts<'t>, io: Io, depth: usize) -> Option<Zod> {
+    fn zod_with(&self, node: At<'t>, io: Io, depth: usize) -> Option<Zod> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -646,6 +944,9 @@ impl<'t> Reader<'t> {
         let span = node.byte_range();
         if self.is_zod(receiver) {
             return self.zod_type(method, &arguments, io, span, depth);
+        }
+        if matches!(method, "extend" | "merge" | "pick" | "omit") {
+            return self.shape(node, io, span, depth + 1);
         }
         let mut zod = self.zod_with(receiver, io, depth + 1)?;
         zod.span = span.clone();
@@ -675,6 +976,8 @@ impl<'t> Reader<'t> {
                 zod.set("description", method_span, description);
             }
             "optional" => zod.optional = true,
+            // Every key may be left out.
+            "partial" if arguments.is_empty() => zod.members.retain(|m| m.key != "required"),
             "nullable" => zod = nullable(zod),
             "nullish" => {
                 zod = nullable(zod);
@@ -732,9 +1035,11 @@ impl<'t> Reader<'t> {
 
     /// zod itself: a name it is imported under, or its `coerce` (`z.coerce.number()` sends
     /// what `z.number()` sends).
-    fn is_zod(&self, node: Ts<'t>) -> bool {
+    fn is_zod(&self, node: At<'t>) -> bool {
         match node.kind() {
-            "identifier" => self.zod_names.contains(&self.text(node)),
+            "identifier" => self.modules[node.module]
+                .zod_names
+                .contains(&self.text(node)),
             "member_expression" => {
                 node.child_by_field_name("property")
                     .is_some_and(|property| self.text(property) == "coerce")
@@ -750,7 +1055,7 @@ impl<'t> Reader<'t> {
     fn zod_type(
         &self,
         method: &str,
-        arguments: &[Ts<'t>],
+        arguments: &[At<'t>],
         io: Io,
         span: Span,
         depth: usize,
@@ -815,9 +1120,9 @@ impl<'t> Reader<'t> {
                 if options.kind() != "array" {
                     return None;
                 }
-                let mut cursor = options.walk();
                 let any_of: Option<Vec<Value>> = options
-                    .named_children(&mut cursor)
+                    .named_children()
+                    .into_iter()
                     .filter(|option| option.kind() != "comment")
                     .map(|option| Some(self.zod_with(option, io, depth + 1)?.into_value()))
                     .collect();
@@ -876,32 +1181,64 @@ impl<'t> Reader<'t> {
     }
 }
 
-/// The names an `import` of zod binds (`import { z as z4 } from "zod/v4"`, `import * as z
-/// from "zod"`, `import z from "zod"`).
-fn zod_imports<'t>(source: &'t str, import: Ts<'t>) -> Vec<&'t str> {
-    let from_zod = import.child_by_field_name("source").is_some_and(|module| {
-        let module = source[module.byte_range()].trim_matches(['"', '\'', '`']);
-        module == "zod" || module.starts_with("zod/")
-    });
-    let mut names = Vec::new();
-    if !from_zod {
-        return names;
+/// `schema` of `schema.shape`.
+fn shape_of<'t>(reader: &Reader<'t>, node: At<'t>) -> Option<At<'t>> {
+    let property = node.child_by_field_name("property")?;
+    (node.kind() == "member_expression" && reader.text(property) == "shape")
+        .then(|| node.child_by_field_name("object"))
+        .flatten()
+}
+
+/// `members` with `later`'s keys added, as JavaScript adds keys: a key already there keeps its
+/// place and takes the later value.
+fn overlay<'t>(
+    members: &mut Vec<(&'t str, At<'t>, At<'t>)>,
+    later: Vec<(&'t str, At<'t>, At<'t>)>,
+) {
+    for member in later {
+        match members.iter_mut().find(|(key, _, _)| *key == member.0) {
+            Some(earlier) => *earlier = member,
+            None => members.push(member),
+        }
     }
+}
+
+/// The module an `import` names, without its quotes.
+fn import_source<'t>(source: &'t str, import: Ts<'t>) -> Option<&'t str> {
+    let module = import.child_by_field_name("source")?;
+    Some(source[module.byte_range()].trim_matches(['"', '\'', '`']))
+}
+
+/// The names an `import` binds, each with the name it imports (`None` for a namespace):
+/// `import { z as z4 } from "zod/v4"` binds `z4` to `z`, `import * as ns from "./a.js"` binds
+/// `ns`, `import d from "./a.js"` binds `d` to `default`.
+fn imported_names<'t>(source: &'t str, import: Ts<'t>) -> Vec<(&'t str, Option<&'t str>)> {
+    let text = |node: Ts<'t>| &source[node.byte_range()];
+    let mut names = Vec::new();
     let mut cursor = import.walk();
-    let mut stack: Vec<Ts<'t>> = import.named_children(&mut cursor).collect();
-    while let Some(node) = stack.pop() {
+    let mut stack: Vec<(Ts<'t>, bool)> = import
+        .named_children(&mut cursor)
+        .map(|node| (node, false))
+        .collect();
+    while let Some((node, namespace)) = stack.pop() {
         match node.kind() {
             "import_clause" | "named_imports" | "namespace_import" => {
+                let namespace = node.kind() == "namespace_import";
                 let mut cursor = node.walk();
-                stack.extend(node.named_children(&mut cursor));
+                stack.extend(
+                    node.named_children(&mut cursor)
+                        .map(|child| (child, namespace)),
+                );
             }
             "import_specifier" => {
-                let bound = node
-                    .child_by_field_name("alias")
-                    .or_else(|| node.child_by_field_name("name"));
-                names.extend(bound.map(|name| &source[name.byte_range()]));
+                let name = node.child_by_field_name("name");
+                let bound = node.child_by_field_name("alias").or(name);
+                if let (Some(name), Some(bound)) = (name, bound) {
+                    names.push((text(bound), Some(text(name))));
+                }
             }
-            "identifier" => names.push(&source[node.byte_range()]),
+            "identifier" if namespace => names.push((text(node), None)),
+            "identifier" => names.push((text(node), Some("default"))),
             _ => {}
         }
     }
@@ -988,10 +1325,60 @@ fn number(text: &str) -> Option<serde_json::Number> {
 mod tests {
     use serde_json::{Value as Json, json};
 
-    use super::super::{Language, parse};
+    use super::super::{Imports, Language, parse};
 
     fn tools(source: &str) -> Json {
-        parse(source, Language::TypeScript).unwrap().to_json()["tools"].clone()
+        parse(source, Language::TypeScript, None).unwrap().to_json()["tools"].clone()
+    }
+
+    #[test]
+    fn values_imported_by_relative_path_are_read_where_they_are_used() {
+        let main = r#"import { z } from "zod";
+import { zodToJsonSchema } from "zod-to-json-schema";
+import * as files from "./operations/files.js";
+import { DESCRIPTION, limit as max } from "../shared";
+server.registerTool("a", {
+  description: DESCRIPTION,
+  inputSchema: { path: files.Path, n: z.number().max(max) },
+}, cb);
+const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(files.Args) }];
+"#;
+        let read = |path: &std::path::Path| -> Option<String> {
+            Some(
+                match path.to_str()? {
+                    "src/operations/files.ts" => {
+                        "import { z as zod } from \"zod/v4\";\n\
+                         export const Path = zod.string().describe(\"Where \" + \"it is.\");\n\
+                         export const Args = zod.object({ path: Path, mode: zod.enum([\"r\", \"w\"]) });\n"
+                    }
+                    "shared/index.ts" => "export const DESCRIPTION = `Reads a file.`;\nexport const limit = 5;\n",
+                    _ => return None,
+                }
+                .to_string(),
+            )
+        };
+        let imports = Imports {
+            path: std::path::Path::new("src/server.ts"),
+            read: &read,
+        };
+        let root = parse(main, Language::TypeScript, Some(&imports)).unwrap();
+        let listed = root.to_json()["tools"].clone();
+        assert_eq!(listed[0]["description"], "Reads a file.");
+        let path = &listed[0]["inputSchema"]["properties"]["path"];
+        assert_eq!(path["description"], "Where it is.");
+        assert_eq!(listed[0]["inputSchema"]["properties"]["n"]["maximum"], 5);
+        let args = &listed[1]["inputSchema"];
+        assert_eq!(args["properties"]["mode"]["enum"], json!(["r", "w"]));
+        assert_eq!(args["required"], json!(["path", "mode"]));
+        // Each value points at the name that brings it into the linted file.
+        let a = &root.get("tools").unwrap().as_array().unwrap()[0];
+        let at = |node: &crate::parse::Node| &main[node.span()];
+        assert_eq!(at(a.get("description").unwrap()), "DESCRIPTION");
+        let properties = a.get("inputSchema").unwrap().get("properties").unwrap();
+        let path = properties.get("path").unwrap().get("description").unwrap();
+        assert_eq!(at(path), "files.Path");
+        // Without a way to read imports, the tool is left out, not guessed.
+        assert_eq!(tools(main), json!([]));
     }
 
     fn schema(shape: &str) -> Json {
@@ -1110,6 +1497,47 @@ mod tests {
             json!({"type": "object", "properties": {"b": {"type": ["boolean", "string"]}},
                    "required": ["b"]})
         );
+    }
+
+    #[test]
+    fn object_schemas_built_from_others_have_their_keys() {
+        let source = "const Base = z.object({ owner: z.string(), repo: z.string() });
+const Options = z.object({ title: z.string(), body: z.string().optional() });
+s.registerTool('a', { inputSchema: Base.extend({ repo: z.number(), n: z.number() }) }, cb);
+s.registerTool('b', { inputSchema: { ...Base.shape, ...Options.shape } }, cb);
+s.registerTool('c', { inputSchema: Base.merge(Options).omit({ owner: true }).partial() }, cb);
+s.registerTool('d', { inputSchema: z.object({ ...Options.pick({ body: true }).shape }) }, cb);
+";
+        let keys = |tool: &Json| -> (Vec<String>, Json) {
+            let schema = &tool["inputSchema"];
+            let properties = schema["properties"].as_object().unwrap();
+            (
+                properties.keys().cloned().collect(),
+                schema["required"].clone(),
+            )
+        };
+        let tools = tools(source);
+        // A key extended keeps its place and takes the new schema, as a JavaScript spread does.
+        assert_eq!(keys(&tools[0]).0, ["owner", "repo", "n"]);
+        assert_eq!(
+            tools[0]["inputSchema"]["properties"]["repo"]["type"],
+            "number"
+        );
+        assert_eq!(
+            keys(&tools[1]),
+            (
+                vec!["owner".into(), "repo".into(), "title".into(), "body".into()],
+                json!(["owner", "repo", "title"])
+            )
+        );
+        assert_eq!(
+            keys(&tools[2]),
+            (
+                vec!["repo".into(), "title".into(), "body".into()],
+                Json::Null
+            )
+        );
+        assert_eq!(keys(&tools[3]), (vec!["body".into()], Json::Null));
     }
 
     #[test]
