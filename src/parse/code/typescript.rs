@@ -737,6 +737,9 @@ impl<'t> Reader<'t> {
                         style: StrStyle::Js,
                     });
                 }
+                if node.kind() == "template_string" {
+                    return self.template(node, depth);
+                }
                 if node.kind() != "binary_expression"
                     || node
                         .child_by_field_name("operator")
@@ -775,6 +778,34 @@ impl<'t> Reader<'t> {
             }
             _ => None,
         }
+    }
+
+    /// A template with substitutions whose values are strings or integers read statically
+    /// (`${LEAD}`): its text, mapped to the whole template.
+    fn template(&self, node: At<'t>, depth: usize) -> Option<Value> {
+        let source = self.modules[node.module].source;
+        let piece = |range: std::ops::Range<usize>| -> Option<String> {
+            let quoted = format!("`{}`", source.get(range)?);
+            Some(super::js_string::decode(&quoted, 0)?.0)
+        };
+        let mut value = String::new();
+        let mut at = node.node.start_byte() + 1;
+        for child in node.named_children() {
+            if child.kind() != "template_substitution" {
+                continue;
+            }
+            value += &piece(at..child.node.start_byte())?;
+            match self.literal(child.named_child(0)?, depth + 1)? {
+                Value::Str { value: text, .. } => value += &text,
+                Value::Number(number, _) if number.is_i64() || number.is_u64() => {
+                    value += &number.to_string();
+                }
+                _ => return None,
+            }
+            at = child.node.end_byte();
+        }
+        value += &piece(at..node.node.end_byte().checked_sub(1)?)?;
+        Some(Value::made(&value, node.byte_range()))
     }
 
     /// A JSON value written as a literal: strings, numbers, booleans, `null`, arrays, objects.
@@ -1074,6 +1105,13 @@ impl<'t> Reader<'t> {
             "number" => typed("number"),
             "boolean" => typed("boolean"),
             "null" => typed("null"),
+            // zod 4's string formats of their own: `z.url()` is `z.string().url()`.
+            "email" | "url" | "uuid" => {
+                let mut zod = typed("string");
+                let format = if method == "url" { "uri" } else { method };
+                zod.set("format", span.clone(), Value::made(format, span.clone()));
+                zod
+            }
             "int" => {
                 let mut zod = typed("number");
                 integer(&mut zod, span.clone());
@@ -1538,6 +1576,19 @@ s.registerTool('d', { inputSchema: z.object({ ...Options.pick({ body: true }).sh
             )
         );
         assert_eq!(keys(&tools[3]), (vec!["body".into()], Json::Null));
+    }
+
+    #[test]
+    fn template_substitutions_of_constants_are_read() {
+        let source = "const LEAD = 'Searches notes.';\nconst MAX = 50;\n\
+            s.registerTool('a', { description: `${LEAD} At most ${MAX}\\u0021` }, cb);\n\
+            s.registerTool('b', { description: `${LEAD} ${Date.now()}` }, cb);\n";
+        let tools = tools(source);
+        assert_eq!(tools[0]["description"], "Searches notes. At most 50!");
+        let url = &schema("{ u: z.url() }")["properties"]["u"];
+        assert_eq!(url, &json!({"type": "string", "format": "uri"}));
+        // A substitution computed at run time leaves the tool out.
+        assert_eq!(tools.as_array().unwrap().len(), 1);
     }
 
     #[test]
