@@ -568,7 +568,14 @@ impl<'t> Reader<'t> {
             let key_span = key_node.byte_range();
             let value = match key {
                 "name" | "title" | "description" => self.string(value, 0)?,
-                "inputSchema" | "outputSchema" => self.json_schema(value)?,
+                // A zod schema is sent as the SDK sends one given to `registerTool`, which is
+                // where such a literal's helper hands it (`tool.schema.inputSchema.shape`).
+                "inputSchema" => self
+                    .json_schema(value)
+                    .or_else(|| self.object_schema(value, Io::Input))?,
+                "outputSchema" => self
+                    .json_schema(value)
+                    .or_else(|| self.object_schema(value, Io::Output))?,
                 "annotations" => self.literal(value, 0)?,
                 _ => continue,
             };
@@ -1495,6 +1502,8 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
             };
             const FETCH = { name: "fetch", inputSchema: zodToJsonSchema(z4.object({ id: z4.string() })) };
             server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [SEARCH, FETCH] }));
+            // A helper hands a zod `inputSchema` to the SDK, which converts it.
+            const OPEN = { name: "open", inputSchema: z4.object({ url: z4.string().describe("Page.") }) };
             server.addTool({
                 name: "crawl",
                 description: "Crawls a site.",
@@ -1511,7 +1520,12 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
             .iter()
             .map(|t| t["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names, ["search", "fetch", "crawl"]);
+        assert_eq!(names, ["search", "fetch", "open", "crawl"]);
+        assert_eq!(
+            tools[2]["inputSchema"],
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["url"],
+                   "properties": {"url": {"type": "string", "description": "Page."}}})
+        );
         assert_eq!(
             tools[0]["inputSchema"]["properties"]["q"],
             json!({"type": "string"})
@@ -1522,10 +1536,10 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
                    "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"})
         );
         assert_eq!(
-            tools[2]["inputSchema"]["properties"]["depth"],
+            tools[3]["inputSchema"]["properties"]["depth"],
             json!({"type": "integer", "minimum": 1, "maximum": 9_007_199_254_740_991_i64})
         );
-        assert_eq!(tools[2]["inputSchema"]["additionalProperties"], false);
+        assert_eq!(tools[3]["inputSchema"]["additionalProperties"], false);
     }
 
     #[test]
