@@ -5,6 +5,7 @@
 //! Values are read, never run: string literals, templates without substitutions, `+` of
 //! strings, `[…].join(…)` of strings, and names bound once in the file (`const config = {…}`).
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -44,17 +45,23 @@ pub(super) fn tools(
     for (file, links) in files.iter().zip(&links[1..]) {
         modules.push(Module::new(&file.source, &file.tree, links));
     }
-    let reader = Reader { modules };
+    let reader = Reader {
+        modules,
+        calls: RefCell::new(vec![Call::default()]),
+        nesting: Cell::new(0),
+    };
     let mut tools = Vec::new();
     each_node(&tree, |node| {
         let node = At {
             node,
             module: 0,
             origin: None,
+            call: 0,
         };
         if let Some(tool) = reader.registration(node) {
             tools.push(tool);
         }
+        tools.extend(reader.helper_registrations(node));
     });
     Ok(tool_set(source, tools))
 }
@@ -272,6 +279,9 @@ struct At<'t> {
     node: Ts<'t>,
     module: usize,
     origin: Option<(usize, usize)>,
+    /// The call whose arguments a helper's parameters stand for (an index of `Reader::calls`;
+    /// 0: none).
+    call: usize,
 }
 
 impl<'t> At<'t> {
@@ -347,13 +357,15 @@ impl<'t> Module<'t> {
                 }
                 return;
             }
-            if node.kind() != "variable_declarator" {
-                return;
-            }
-            let (Some(name), Some(value)) = (
-                node.child_by_field_name("name"),
-                node.child_by_field_name("value"),
-            ) else {
+            let (name, value) = match node.kind() {
+                "variable_declarator" => (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("value"),
+                ),
+                "function_declaration" => (node.child_by_field_name("name"), Some(node)),
+                _ => return,
+            };
+            let (Some(name), Some(value)) = (name, value) else {
                 return;
             };
             if name.kind() != "identifier" {
@@ -377,6 +389,20 @@ impl<'t> Module<'t> {
 struct Reader<'t> {
     /// The linted file first, then the files it imports values from.
     modules: Vec<Module<'t>>,
+    /// The helper calls being read, their parameters bound to their arguments.
+    calls: RefCell<Vec<Call<'t>>>,
+    /// How deep property reads are nested (`a.b` of `{ ...c.d }`), to stop on a cycle.
+    nesting: Cell<usize>,
+}
+
+/// A call of a function of the server's own that registers a tool with what it is given
+/// (`auditTool("run", "Runs it.")`): its parameters' names and the arguments they take.
+#[derive(Default)]
+struct Call<'t> {
+    module: usize,
+    /// The function's bytes: a name is a parameter only inside them.
+    scope: std::ops::Range<usize>,
+    parameters: Vec<(&'t str, At<'t>)>,
 }
 
 impl<'t> Reader<'t> {
@@ -396,6 +422,10 @@ impl<'t> Reader<'t> {
                 "identifier" | "shorthand_property_identifier" => {
                     let module = &self.modules[node.module];
                     let name = self.text(node);
+                    if let Some(argument) = self.argument(node, name) {
+                        node = argument;
+                        continue;
+                    }
                     match module.bindings.get(name) {
                         Some(bound) => node.within((*bound)?),
                         None => {
@@ -412,7 +442,15 @@ impl<'t> Reader<'t> {
                         .and_then(|object| self.modules[node.module].imports.get(self.text(object)))
                         .filter(|import| import.export.is_none());
                     let Some(import) = namespace else {
-                        return Some(node);
+                        // `config.description` of an object literal: its value.
+                        match self.property(node) {
+                            Some(Some(value)) => {
+                                node = value;
+                                continue;
+                            }
+                            Some(None) => return None,
+                            None => return Some(node),
+                        }
                     };
                     let property = self.text(node.child_by_field_name("property")?);
                     self.exported(import.module, property, node)?
@@ -421,6 +459,139 @@ impl<'t> Reader<'t> {
             };
         }
         None
+    }
+
+    /// The argument a helper call gives the parameter `name` used at `node`.
+    fn argument(&self, node: At<'t>, name: &str) -> Option<At<'t>> {
+        let calls = self.calls.borrow();
+        let call = calls.get(node.call).filter(|_| node.call != 0)?;
+        let start = node.node.start_byte();
+        if call.module != node.module || !call.scope.contains(&start) {
+            return None;
+        }
+        call.parameters
+            .iter()
+            .find(|(parameter, _)| *parameter == name)
+            .map(|(_, argument)| *argument)
+    }
+
+    /// The value of `object.key` when `object` is an object literal: `Some(Some(value))`, or
+    /// `Some(None)` when the literal has no such key (the value is `undefined`); `None` when
+    /// `object` is something else.
+    fn property(&self, node: At<'t>) -> Option<Option<At<'t>>> {
+        let key = node.child_by_field_name("property")?;
+        if key.kind() != "property_identifier" || self.nesting.get() > MAX_DEPTH {
+            return None;
+        }
+        self.nesting.set(self.nesting.get() + 1);
+        let members = self
+            .resolve(node.child_by_field_name("object")?)
+            .filter(|object| object.kind() == "object")
+            .and_then(|object| self.members(object, 0));
+        self.nesting.set(self.nesting.get() - 1);
+        let key = self.text(key);
+        Some(
+            members?
+                .into_iter()
+                .find(|(name, _, _)| *name == key)
+                .map(|(_, _, value)| value),
+        )
+    }
+
+    /// Whether `node` is `undefined`: the name, or a key an object literal does not have.
+    fn is_undefined(&self, node: At<'t>) -> bool {
+        match node.kind() {
+            "undefined" => true,
+            "identifier" => self.text(node) == "undefined",
+            "member_expression" => matches!(self.property(node), Some(None)),
+            _ => false,
+        }
+    }
+
+    /// The tools a call of a helper registers with the arguments it is given: a function of
+    /// the file's own, or one it imports, whose registration reads its parameters
+    /// (`function auditTool(name, description) { server.registerTool(name, { description }) }`).
+    /// A registration the helper makes without them is read where it is written, not at each
+    /// call.
+    fn helper_registrations(&self, call: At<'t>) -> Vec<Value> {
+        let mut tools = Vec::new();
+        if call.kind() != "call_expression" {
+            return tools;
+        }
+        let Some(function) = call
+            .child_by_field_name("function")
+            .and_then(|function| self.resolve(function))
+            .filter(|function| {
+                matches!(
+                    function.kind(),
+                    "function_declaration" | "function_expression" | "function" | "arrow_function"
+                ) && super::REGISTRATION_WORDS
+                    .iter()
+                    .any(|word| self.text(*function).contains(word))
+            })
+        else {
+            return tools;
+        };
+        let names = self.parameter_names(function);
+        let arguments = self.arguments(call);
+        let parameters = names.into_iter().zip(arguments).collect();
+        let index = {
+            let mut calls = self.calls.borrow_mut();
+            calls.push(Call {
+                module: function.module,
+                scope: function.node.byte_range(),
+                parameters,
+            });
+            calls.len() - 1
+        };
+        let mut cursor = function.node.walk();
+        let mut inside = Vec::new();
+        'walk: loop {
+            inside.push(cursor.node());
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        for node in inside {
+            let alone = function.within(node);
+            let given = At {
+                call: index,
+                ..alone
+            };
+            if node.kind() == "call_expression" && self.registration(alone).is_none() {
+                tools.extend(self.registration(given));
+            }
+        }
+        tools
+    }
+
+    /// The names of a function's parameters, in order (`None`-named for a destructured one).
+    fn parameter_names(&self, function: At<'t>) -> Vec<&'t str> {
+        if let Some(single) = function.child_by_field_name("parameter") {
+            return vec![self.text(single)];
+        }
+        let Some(parameters) = function.child_by_field_name("parameters") else {
+            return Vec::new();
+        };
+        parameters
+            .named_children()
+            .into_iter()
+            .filter(|parameter| parameter.kind() != "comment")
+            .map(|parameter| {
+                let pattern = parameter
+                    .child_by_field_name("pattern")
+                    .unwrap_or(parameter);
+                match pattern.kind() {
+                    "identifier" => self.text(pattern),
+                    _ => "",
+                }
+            })
+            .collect()
     }
 
     /// The value `module` binds to `name`, used at `from`.
@@ -434,6 +605,7 @@ impl<'t> Reader<'t> {
             node: bound,
             module,
             origin: Some(origin),
+            call: 0,
         })
     }
 
@@ -488,6 +660,10 @@ impl<'t> Reader<'t> {
         let config = self.resolve(*config)?;
         let mut input_schema = None;
         for (key, key_node, value) in self.members(config, 0)? {
+            // `annotations: config.annotations` of a config without them: not sent.
+            if self.is_undefined(value) {
+                continue;
+            }
             let key_span = key_node.byte_range();
             match key {
                 "title" | "description" => {
@@ -1603,6 +1779,39 @@ s.registerTool('d', { inputSchema: z.object({ ...Options.pick({ body: true }).sh
         assert_eq!(url, &json!({"type": "string", "format": "uri"}));
         // A substitution computed at run time leaves the tool out.
         assert_eq!(tools.as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn helpers_that_register_what_they_are_given_are_read_at_each_call() {
+        let source = r#"
+            function auditTool(name, description) {
+                return { register(server) { server.registerTool(name, { description }, cb); } };
+            }
+            const registerDb = (server, name, config) => {
+                const schema = { ...config.inputSchema, caller: z.string() };
+                server.registerTool(name, {
+                    title: config.title, description: config.description, inputSchema: schema,
+                }, cb);
+            };
+            function registerFixed(server) { server.registerTool("fixed", {}, cb); }
+            const tools = [auditTool("seo", "Audits SEO."), auditTool("a11y", "Audits a11y.")];
+            registerDb(server, "list", { description: "Lists.", inputSchema: { n: z.number() } });
+            registerFixed(server);
+            registerFixed(server);
+        "#;
+        let tools = tools(source);
+        let names: Vec<&str> = tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        // `fixed` is read once, where it is written; the others once per call.
+        assert_eq!(names, ["fixed", "seo", "a11y", "list"]);
+        assert_eq!(tools[2]["description"], "Audits a11y.");
+        assert_eq!(tools[3].get("title"), None);
+        let properties = tools[3]["inputSchema"]["properties"].as_object().unwrap();
+        assert_eq!(properties.keys().collect::<Vec<_>>(), ["n", "caller"]);
     }
 
     #[test]
