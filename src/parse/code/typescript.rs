@@ -518,8 +518,19 @@ impl<'t> Reader<'t> {
         if call.kind() != "call_expression" {
             return tools;
         }
+        // A helper is called by its name, or as `ns.name` of a namespace import; a method of
+        // some object is not looked into (a bundle makes millions of such calls).
         let Some(function) = call
             .child_by_field_name("function")
+            .filter(|function| match function.kind() {
+                "identifier" => true,
+                "member_expression" => function
+                    .child_by_field_name("object")
+                    .filter(|object| object.kind() == "identifier")
+                    .and_then(|object| self.modules[object.module].imports.get(self.text(object)))
+                    .is_some_and(|import| import.export.is_none()),
+                _ => false,
+            })
             .and_then(|function| self.resolve(function))
             .filter(|function| {
                 matches!(
