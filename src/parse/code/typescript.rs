@@ -49,6 +49,7 @@ pub(super) fn tools(
         modules,
         calls: RefCell::new(vec![Call::default()]),
         nesting: Cell::new(0),
+        budget: Cell::new(0),
     };
     let mut tools = Vec::new();
     each_node(&tree, |node| {
@@ -58,9 +59,11 @@ pub(super) fn tools(
             origin: None,
             call: 0,
         };
+        reader.budget.set(STEPS_PER_REGISTRATION);
         if let Some(tool) = reader.registration(node) {
             tools.push(tool);
         }
+        reader.budget.set(STEPS_PER_REGISTRATION);
         tools.extend(reader.helper_registrations(node));
     });
     Ok(tool_set(source, tools))
@@ -393,7 +396,14 @@ struct Reader<'t> {
     calls: RefCell<Vec<Call<'t>>>,
     /// How deep property reads are nested (`a.b` of `{ ...c.d }`), to stop on a cycle.
     nesting: Cell<usize>,
+    /// The steps left for reading one registration: objects made of themselves would
+    /// otherwise be read again and again, each read within its bounds.
+    budget: Cell<usize>,
 }
+
+/// The steps one registration may take (a name followed, an object's keys read): far above a
+/// real registration's, far below a noticeable time.
+const STEPS_PER_REGISTRATION: usize = 100_000;
 
 /// A call of a function of the server's own that registers a tool with what it is given
 /// (`auditTool("run", "Runs it.")`): its parameters' names and the arguments they take.
@@ -414,6 +424,7 @@ impl<'t> Reader<'t> {
     /// or exported by a file it imports): the expression that gives its value.
     fn resolve(&self, mut node: At<'t>) -> Option<At<'t>> {
         for _ in 0..MAX_DEPTH {
+            self.spend()?;
             node = match node.kind() {
                 "parenthesized_expression"
                 | "as_expression"
@@ -480,15 +491,14 @@ impl<'t> Reader<'t> {
     /// `object` is something else.
     fn property(&self, node: At<'t>) -> Option<Option<At<'t>>> {
         let key = node.child_by_field_name("property")?;
-        if key.kind() != "property_identifier" || self.nesting.get() > MAX_DEPTH {
+        let object = node.child_by_field_name("object")?;
+        if key.kind() != "property_identifier" {
             return None;
         }
-        self.nesting.set(self.nesting.get() + 1);
-        let members = self
-            .resolve(node.child_by_field_name("object")?)
-            .filter(|object| object.kind() == "object")
-            .and_then(|object| self.members(object, 0));
-        self.nesting.set(self.nesting.get() - 1);
+        let members = self.nested(|| {
+            let object = self.resolve(object)?;
+            (object.kind() == "object").then(|| self.members(object, 0))?
+        });
         let key = self.text(key);
         Some(
             members?
@@ -496,6 +506,26 @@ impl<'t> Reader<'t> {
                 .find(|(name, _, _)| *name == key)
                 .map(|(_, _, value)| value),
         )
+    }
+
+    /// `read()`, unless reads of objects are nested too deep already (`{ ...a.b }` where `a`
+    /// is that object): the depth of each read is bounded, but property reads start afresh.
+    fn nested<T>(&self, read: impl FnOnce() -> Option<T>) -> Option<T> {
+        if self.nesting.get() > MAX_DEPTH {
+            return None;
+        }
+        self.spend()?;
+        self.nesting.set(self.nesting.get() + 1);
+        let value = read();
+        self.nesting.set(self.nesting.get() - 1);
+        value
+    }
+
+    /// One step of the registration's budget; `None` when it is spent.
+    fn spend(&self) -> Option<()> {
+        let left = self.budget.get().checked_sub(1)?;
+        self.budget.set(left);
+        Some(())
     }
 
     /// Whether `node` is `undefined`: the name, or a key an object literal does not have.
@@ -574,7 +604,12 @@ impl<'t> Reader<'t> {
                 call: index,
                 ..alone
             };
-            if node.kind() == "call_expression" && self.registration(alone).is_none() {
+            if node.kind() != "call_expression" {
+                continue;
+            }
+            self.budget.set(STEPS_PER_REGISTRATION);
+            if self.registration(alone).is_none() {
+                self.budget.set(STEPS_PER_REGISTRATION);
                 tools.extend(self.registration(given));
             }
         }
@@ -864,6 +899,10 @@ impl<'t> Reader<'t> {
         if depth > MAX_DEPTH {
             return None;
         }
+        self.nested(|| self.object_keys(node, depth))
+    }
+
+    fn object_keys(&self, node: At<'t>, depth: usize) -> Option<Vec<(&'t str, At<'t>, At<'t>)>> {
         let node = self.resolve(node)?;
         if node.kind() != "object" {
             return None;
@@ -1823,6 +1862,19 @@ s.registerTool('d', { inputSchema: z.object({ ...Options.pick({ body: true }).sh
         assert_eq!(tools[3].get("title"), None);
         let properties = tools[3]["inputSchema"]["properties"].as_object().unwrap();
         assert_eq!(properties.keys().collect::<Vec<_>>(), ["n", "caller"]);
+    }
+
+    #[test]
+    fn objects_made_of_themselves_end_the_read() {
+        // Cycles through spreads and keys, and a long chain, are left out without a stack
+        // overflow.
+        let chain = format!("const a = {{ b: 1 }};\nconst c = a{};\n", ".b".repeat(5000));
+        let source = format!(
+            "{chain}const x = {{ ...y.k, k: x.k }};\nconst y = {{ ...x.k, k: y }};\n\
+             s.registerTool('a', {{ description: x.k, ...y }}, cb);\n\
+             s.registerTool('b', {{ description: c }}, cb);\n"
+        );
+        assert_eq!(tools(&source), json!([]));
     }
 
     #[test]
