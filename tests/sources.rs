@@ -13,6 +13,15 @@ fn lint_json(dir: &std::path::Path, args: &[&str], stdin: Option<&str>) -> Value
     serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
 }
 
+/// Writes each `(path, text)` under `dir`, making its folders.
+fn write_files(dir: &std::path::Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
 /// `file:line:column code` of each finding.
 fn places(document: &Value) -> Vec<String> {
     document["diagnostics"]
@@ -92,17 +101,16 @@ fn the_tools_read_are_those_the_server_lists() {
 fn a_walk_reads_source_that_registers_tools_outside_dependencies() {
     let dir = common::scratch("sources-walk");
     let register = "server.registerTool('t', { description: 'Does ALWAYS t.' }, async () => 1);\n";
-    for (path, text) in [
-        ("src/server.ts", register),
-        ("src/tools.mjs", register),
-        ("src/types.d.ts", register),
-        ("src/util.ts", "export const x = 'ALWAYS';\n"),
-        ("node_modules/dep/index.js", register),
-    ] {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    write_files(
+        &dir,
+        &[
+            ("src/server.ts", register),
+            ("src/tools.mjs", register),
+            ("src/types.d.ts", register),
+            ("src/util.ts", "export const x = 'ALWAYS';\n"),
+            ("node_modules/dep/index.js", register),
+        ],
+    );
     let document = lint_json(&dir, &["."], None);
     assert_eq!(
         common::files_of(&document),
@@ -152,15 +160,14 @@ fn values_imported_by_relative_path_are_linted_at_their_use() {
     let server = "import * as schemas from \"./schemas.js\";\nimport { DESCRIPTION } from \"./text\";\nserver.registerTool(\"search\", {\n  description: DESCRIPTION,\n  inputSchema: schemas.Search,\n}, cb);\n";
     let schemas = "import { z } from \"zod\";\nexport const Search = { query: z.string().describe(\"This tool will ALWAYS find it.\") };\n";
     let text = "export const DESCRIPTION = \"Searches the notes. NEVER edits them.\";\n";
-    for (path, text) in [
-        ("src/server.ts", server),
-        ("src/schemas.ts", schemas),
-        ("src/text.ts", text),
-    ] {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    write_files(
+        &dir,
+        &[
+            ("src/server.ts", server),
+            ("src/schemas.ts", schemas),
+            ("src/text.ts", text),
+        ],
+    );
     // The walk lints the file that registers; each finding is at the name that brings the
     // words in, where the file linted can be edited.
     let document = lint_json(&dir, &["--select", "TC209", "."], None);

@@ -36,7 +36,12 @@ pub(super) fn tools(
         message: message.to_string(),
         span: 0..0,
     };
-    let tree = syntax_tree(source, language).ok_or_else(|| internal("the parser stopped"))?;
+    let tree = syntax_tree(source, language).ok_or_else(|| {
+        internal(
+            "the parser gave up on this file: recovering from its syntax errors takes too long; \
+         check that it is TypeScript or JavaScript",
+        )
+    })?;
     let (files, links) = match imports {
         Some(imports) => imported_files(source, &tree, imports),
         None => (Vec::new(), vec![HashMap::new()]),
@@ -76,8 +81,28 @@ fn syntax_tree(source: &str, language: Language) -> Option<Tree> {
     };
     let mut parser = Parser::new();
     parser.set_language(&grammar).ok()?;
-    parser.parse(source, None)
+    // tree-sitter checks progress once per 100 parse operations. A file, even a minified
+    // bundle, takes far fewer checks than this bound; some malformed input sends the TSX
+    // grammar's error recovery into minutes, and is given up on instead.
+    let mut checks_left = MIN_PARSE_CHECKS + source.len() / 16;
+    let mut progress = |_: &tree_sitter::ParseState| match checks_left.checked_sub(1) {
+        Some(left) => {
+            checks_left = left;
+            std::ops::ControlFlow::Continue(())
+        }
+        None => std::ops::ControlFlow::Break(()),
+    };
+    let bytes = source.as_bytes();
+    parser.parse_with_options(
+        &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
+        None,
+        Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
+    )
 }
+
+/// The progress checks any file may take, beside the one per 16 bytes its length allows (files
+/// take about one per 150 bytes: 57,301 for a 7.9 MB bundle, 7 for a 1 KB server).
+const MIN_PARSE_CHECKS: usize = 1_000;
 
 /// At most this many files are read for the values one file imports, its imports' imports
 /// included.
@@ -1652,6 +1677,12 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
         assert_eq!(tools(main), json!([]));
     }
 
+    /// The names of the tools read, in order.
+    fn names(tools: &Json) -> Vec<&str> {
+        let tools = tools.as_array().unwrap();
+        tools.iter().map(|t| t["name"].as_str().unwrap()).collect()
+    }
+
     fn schema(shape: &str) -> Json {
         let source = format!("s.registerTool('t', {{ inputSchema: {shape} }}, async () => 1);");
         let mut schema = tools(&source)[0]["inputSchema"].clone();
@@ -1740,12 +1771,7 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
             const config = { name: "x", version: "1" };
         "#;
         let tools = tools(source);
-        let names: Vec<&str> = tools
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap())
-            .collect();
+        let names = names(&tools);
         assert_eq!(names, ["search", "fetch", "open", "crawl"]);
         assert_eq!(
             tools[2]["inputSchema"],
@@ -1850,18 +1876,23 @@ s.registerTool('d', { inputSchema: z.object({ ...Options.pick({ body: true }).sh
             registerFixed(server);
         "#;
         let tools = tools(source);
-        let names: Vec<&str> = tools
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap())
-            .collect();
+        let names = names(&tools);
         // `fixed` is read once, where it is written; the others once per call.
         assert_eq!(names, ["fixed", "seo", "a11y", "list"]);
         assert_eq!(tools[2]["description"], "Audits a11y.");
         assert_eq!(tools[3].get("title"), None);
         let properties = tools[3]["inputSchema"]["properties"].as_object().unwrap();
         assert_eq!(properties.keys().collect::<Vec<_>>(), ["n", "caller"]);
+    }
+
+    #[test]
+    fn a_parse_that_takes_too_long_is_given_up_on() {
+        // A fuzzer's input on which the TSX grammar's error recovery ran for minutes.
+        let slow = include_str!("../../../fixtures/sources/slow-recovery.tsx");
+        let start = std::time::Instant::now();
+        let error = super::super::parse(slow, Language::Tsx, None).unwrap_err();
+        assert!(error.message.contains("gave up"), "{}", error.message);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]
