@@ -53,6 +53,7 @@ pub(super) fn tools(
     let reader = Reader {
         modules,
         calls: RefCell::new(vec![Call::default()]),
+        helpers: RefCell::new(HashMap::new()),
         nesting: Cell::new(0),
         budget: Cell::new(0),
     };
@@ -419,6 +420,8 @@ struct Reader<'t> {
     modules: Vec<Module<'t>>,
     /// The helper calls being read, their parameters bound to their arguments.
     calls: RefCell<Vec<Call<'t>>>,
+    /// The registration calls in each function called as a helper, by (module, node id).
+    helpers: RefCell<HashMap<(usize, usize), Calls<'t>>>,
     /// How deep property reads are nested (`a.b` of `{ ...c.d }`), to stop on a cycle.
     nesting: Cell<usize>,
     /// The steps left for reading one registration: objects made of themselves would
@@ -429,6 +432,9 @@ struct Reader<'t> {
 /// The steps one registration may take (a name followed, an object's keys read): far above a
 /// real registration's, far below a noticeable time.
 const STEPS_PER_REGISTRATION: usize = 100_000;
+
+/// The registration calls found in a function, shared by each call of it.
+type Calls<'t> = std::rc::Rc<Vec<Ts<'t>>>;
 
 /// A call of a function of the server's own that registers a tool with what it is given
 /// (`auditTool("run", "Runs it.")`): its parameters' names and the arguments they take.
@@ -591,13 +597,15 @@ impl<'t> Reader<'t> {
                 matches!(
                     function.kind(),
                     "function_declaration" | "function_expression" | "function" | "arrow_function"
-                ) && super::REGISTRATION_WORDS
-                    .iter()
-                    .any(|word| self.text(*function).contains(word))
+                )
             })
         else {
             return tools;
         };
+        let registrations = self.registrations_in(function);
+        if registrations.is_empty() {
+            return tools;
+        }
         let names = self.parameter_names(function);
         let arguments = self.arguments(call);
         let parameters = names.into_iter().zip(arguments).collect();
@@ -610,28 +618,12 @@ impl<'t> Reader<'t> {
             });
             calls.len() - 1
         };
-        let mut cursor = function.node.walk();
-        let mut inside = Vec::new();
-        'walk: loop {
-            inside.push(cursor.node());
-            if cursor.goto_first_child() {
-                continue;
-            }
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    break 'walk;
-                }
-            }
-        }
-        for node in inside {
+        for &node in registrations.iter() {
             let alone = function.within(node);
             let given = At {
                 call: index,
                 ..alone
             };
-            if node.kind() != "call_expression" {
-                continue;
-            }
             self.budget.set(STEPS_PER_REGISTRATION);
             if self.registration(alone).is_none() {
                 self.budget.set(STEPS_PER_REGISTRATION);
@@ -641,7 +633,38 @@ impl<'t> Reader<'t> {
         tools
     }
 
-    /// The names of a function's parameters, in order (`None`-named for a destructured one).
+    /// The registration calls (`x.registerTool(…)`, `x.tool(…)`, `x.addTool(…)`) in a
+    /// function, found once per function however often it is called.
+    fn registrations_in(&self, function: At<'t>) -> Calls<'t> {
+        let key = (function.module, function.node.id());
+        if let Some(found) = self.helpers.borrow().get(&key) {
+            return found.clone();
+        }
+        let mut found = Vec::new();
+        let mut cursor = function.node.walk();
+        'walk: loop {
+            let node = function.within(cursor.node());
+            if self
+                .method_call(node)
+                .is_some_and(|(_, method)| matches!(method, "registerTool" | "tool" | "addTool"))
+            {
+                found.push(node.node);
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        let found = std::rc::Rc::new(found);
+        self.helpers.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    /// The names of a function's parameters, in order (`""` for a destructured one).
     fn parameter_names(&self, function: At<'t>) -> Vec<&'t str> {
         if let Some(single) = function.child_by_field_name("parameter") {
             return vec![self.text(single)];
