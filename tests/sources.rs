@@ -177,3 +177,68 @@ fn values_imported_by_relative_path_are_linted_at_their_use() {
         ["src/server.ts:4:16 TC209", "src/server.ts:5:16 TC209"]
     );
 }
+
+#[test]
+fn a_python_server_is_linted_where_its_tools_are_written() {
+    let document = lint_json(common::root(), &["fixtures/sources/python"], None);
+    assert_eq!(document["summary"]["files"], 2);
+    assert_eq!(document["summary"]["tools"], 5);
+    let places = places(&document);
+    // The docstring's word, the decorator's name argument, a parameter of the signature.
+    for place in [
+        "fixtures/sources/python/server.py:33:20 TC209",
+        "fixtures/sources/python/server.py:38:16 TC503",
+        "fixtures/sources/python/server.py:20:5 TC405",
+    ] {
+        assert!(
+            places.contains(&place.to_string()),
+            "{place} not in {places:?}"
+        );
+    }
+    let text =
+        std::fs::read_to_string(common::root().join("fixtures/sources/python/server.py")).unwrap();
+    let finding = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "TC209")
+        .unwrap();
+    let offset = finding["span"]["offset"].as_u64().unwrap() as usize;
+    let length = finding["span"]["length"].as_u64().unwrap() as usize;
+    assert_eq!(&text[offset..offset + length], "ALWAYS");
+
+    let (_, human, _) = common::run(
+        common::root(),
+        &[
+            "lint",
+            "--no-config",
+            "--select",
+            "TC209,TC207",
+            "fixtures/sources/python/server.py",
+        ],
+        None,
+    );
+    insta::assert_snapshot!(human);
+}
+
+#[test]
+fn python_comments_suppress_and_a_walk_reads_python() {
+    let dir = common::scratch("sources-python");
+    let server = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\ndef a():\n    # toolcheck: ignore[TC209] -- quoted from the API\n    \"\"\"Does ALWAYS a.\"\"\"\n\n@mcp.tool()\ndef b():\n    \"\"\"Does ALWAYS b.\"\"\"\n";
+    write_files(
+        &dir,
+        &[
+            ("src/server.py", server),
+            ("src/util.py", "WORD = 'ALWAYS'\n"),
+            (".venv/lib/python3.12/site-packages/dep/server.py", server),
+        ],
+    );
+    let document = lint_json(&dir, &["--select", "TC209", "."], None);
+    assert_eq!(places(&document), ["src/server.py:11:13 TC209"]);
+    assert_eq!(document["suppressed"].as_array().unwrap().len(), 1);
+    let (_, human, _) = common::run(&dir, &["lint", "--no-config", "src/server.py"], None);
+    assert!(
+        human.contains("`# toolcheck: ignore[TC209]` on its line or the line above"),
+        "{human}"
+    );
+}

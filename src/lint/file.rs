@@ -236,10 +236,9 @@ pub(crate) fn check(
         }
         let directives = if parsed.json {
             Vec::new()
-        } else if parsed.source_code {
-            directives::directives(&parsed.file.text, Some(root), directives::Comments::Slashes)
         } else {
-            directives::directives(&parsed.file.text, Some(root), directives::Comments::Hash)
+            let comments = directives::Comments::of_file(&parsed.file.name);
+            directives::directives(&parsed.file.text, Some(root), comments)
         };
         let outline = outline.then(|| Outline::of(&set));
         (

@@ -296,6 +296,8 @@ pub enum StrStyle {
     Folded,
     /// JavaScript literals read from a server's source (one, or several joined with `+`).
     Js,
+    /// Python literals read from a server's source (one, or several adjacent).
+    Py,
     /// Reached through a YAML alias, or otherwise without a source of its own: every range maps
     /// to the node's whole span (the use site).
     Opaque,
@@ -527,7 +529,8 @@ fn segments(s: &Str, source: &str) -> Option<Vec<Segment>> {
     let segments = match s.style {
         StrStyle::Json => super::json::string_segments(raw, span.start)?,
         StrStyle::Opaque => return None,
-        StrStyle::Js => super::code::string_segments(raw, span.start)?,
+        StrStyle::Js => super::code::js_string_segments(raw, span.start)?,
+        StrStyle::Py => super::code::py_string_segments(raw, span.start)?,
         style => super::yaml::string_segments(style, raw, span.start, &s.value)?,
     };
     let mut expected_start = 0;

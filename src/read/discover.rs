@@ -404,10 +404,16 @@ fn registering_tools(sources: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Whether a walked file is inside installed packages (`node_modules`), whose tools are not
-/// the project's to lint (as ruff and eslint leave them out).
+/// Whether a walked file is inside installed packages (`node_modules`, a virtual
+/// environment's `site-packages`), whose tools are not the project's to lint (as ruff and eslint
+/// leave them out).
 fn in_dependencies(relative: &str) -> bool {
-    relative.split('/').any(|part| part == "node_modules")
+    relative.split('/').any(|part| {
+        matches!(
+            part,
+            "node_modules" | "site-packages" | "dist-packages" | "__pypackages__"
+        )
+    })
 }
 
 /// Whether every candidate with one of the manifests' extensions is a manifest.

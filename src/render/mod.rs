@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::{FileReport, Suppressed};
+use crate::suppress::directives::Comments;
 
 /// A format written as a run goes: each file's report as soon as it is final, in input
 /// order, then the end of the run.
@@ -35,11 +36,6 @@ pub fn write_all(mut output: Box<dyn Output + '_>, reports: &[FileReport]) -> io
     output.finish(&totals)
 }
 
-/// Whether findings in the file named `name` are in server source (`.ts`, `.js`, ...).
-fn is_source(name: &str) -> bool {
-    crate::parse::code::Language::of(std::path::Path::new(name)).is_some()
-}
-
 /// What the end of a run's output needs: its counts, and its findings by rule.
 #[derive(Debug, Default)]
 pub struct Totals {
@@ -55,8 +51,11 @@ struct RuleTotal {
     severity: Severity,
     count: usize,
     errors: usize,
-    /// Some are in a manifest (else all are in server source, whose comments start with `//`).
+    /// Some are in a manifest.
     in_manifests: bool,
+    /// How comments start in the files they are in: `//` when all are in TypeScript or
+    /// JavaScript.
+    comments: Comments,
 }
 
 impl Totals {
@@ -77,9 +76,14 @@ impl Totals {
                     count: 0,
                     errors: 0,
                     in_manifests: false,
+                    comments: Comments::Slashes,
                 });
             total.severity = total.severity.max(diagnostic.severity);
-            total.in_manifests |= !is_source(&diagnostic.file.name);
+            let path = std::path::Path::new(&*diagnostic.file.name);
+            total.in_manifests |= crate::parse::code::Language::of(path).is_none();
+            if Comments::of_file(&diagnostic.file.name) == Comments::Hash {
+                total.comments = Comments::Hash;
+            }
             total.count += 1;
             total.errors += usize::from(diagnostic.severity == Severity::Error);
         }
@@ -221,10 +225,12 @@ pub fn footer(totals: &Totals, listing: Listing) -> String {
         ));
         // The meta rules (an unreadable manifest, an unused suppression) are fixed, not silenced.
         if !code.starts_with("TC0") {
-            let comment = if total.in_manifests {
-                format!("`# toolcheck: ignore[{code}]` on its YAML line")
-            } else {
-                format!("`// toolcheck: ignore[{code}]` on its line or the line above")
+            let comment = match (total.in_manifests, total.comments) {
+                (true, _) => format!("`# toolcheck: ignore[{code}]` on its YAML line"),
+                (false, comments) => format!(
+                    "`{} toolcheck: ignore[{code}]` on its line or the line above",
+                    comments.marker()
+                ),
             };
             out.push_str(&format!(
                 "hint: silence a finding with {comment}, or with `per-file-ignores` in \

@@ -27,7 +27,7 @@ pub struct RuleRef {
     pub span: Span,
 }
 
-/// How a line comment starts: `#` in YAML, `//` in TypeScript and JavaScript.
+/// How a line comment starts: `#` in YAML and Python, `//` in TypeScript and JavaScript.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Comments {
     Hash,
@@ -35,7 +35,16 @@ pub enum Comments {
 }
 
 impl Comments {
-    fn marker(self) -> &'static str {
+    /// The comments of the file named `name`.
+    pub fn of_file(name: &str) -> Comments {
+        use crate::parse::code::Language;
+        match Language::of(std::path::Path::new(name)) {
+            Some(Language::TypeScript | Language::Tsx) => Comments::Slashes,
+            Some(Language::Python) | None => Comments::Hash,
+        }
+    }
+
+    pub fn marker(self) -> &'static str {
         match self {
             Comments::Hash => "#",
             Comments::Slashes => "//",

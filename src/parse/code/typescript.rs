@@ -9,11 +9,11 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
-use tree_sitter::{Node as Ts, Parser, Tree};
+use tree_sitter::{Node as Ts, Tree};
 
 use super::value::{Member, Value};
-use super::{Imports, Language};
-use crate::parse::{Keys, Node, ParseError, Pointer, Span, StrStyle};
+use super::{Imports, Language, each_node, gave_up, syntax_tree, tool_set};
+use crate::parse::{Node, ParseError, Span, StrStyle};
 
 /// How deep a value is followed (names through names, schemas in schemas) before giving up.
 const MAX_DEPTH: usize = 64;
@@ -32,16 +32,7 @@ pub(super) fn tools(
     language: Language,
     imports: Option<&Imports>,
 ) -> Result<Node, ParseError> {
-    let internal = |message: &str| ParseError {
-        message: message.to_string(),
-        span: 0..0,
-    };
-    let tree = syntax_tree(source, language).ok_or_else(|| {
-        internal(
-            "the parser gave up on this file: recovering from its syntax errors takes too long; \
-         check that it is TypeScript or JavaScript",
-        )
-    })?;
+    let tree = syntax_tree(source, language).ok_or_else(|| gave_up("TypeScript or JavaScript"))?;
     let (files, links) = match imports {
         Some(imports) => imported_files(source, &tree, imports),
         None => (Vec::new(), vec![HashMap::new()]),
@@ -74,36 +65,6 @@ pub(super) fn tools(
     });
     Ok(tool_set(source, tools))
 }
-
-fn syntax_tree(source: &str, language: Language) -> Option<Tree> {
-    let grammar: tree_sitter::Language = match language {
-        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-    };
-    let mut parser = Parser::new();
-    parser.set_language(&grammar).ok()?;
-    // tree-sitter checks progress once per 100 parse operations. A file, even a minified
-    // bundle, takes far fewer checks than this bound; some malformed input sends the TSX
-    // grammar's error recovery into minutes, and is given up on instead.
-    let mut checks_left = MIN_PARSE_CHECKS + source.len() / 16;
-    let mut progress = |_: &tree_sitter::ParseState| match checks_left.checked_sub(1) {
-        Some(left) => {
-            checks_left = left;
-            std::ops::ControlFlow::Continue(())
-        }
-        None => std::ops::ControlFlow::Break(()),
-    };
-    let bytes = source.as_bytes();
-    parser.parse_with_options(
-        &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
-        None,
-        Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
-    )
-}
-
-/// The progress checks any file may take, beside the one per 16 bytes its length allows (files
-/// take about one per 150 bytes: 57,301 for a 7.9 MB bundle, 7 for a 1 KB server).
-const MIN_PARSE_CHECKS: usize = 1_000;
 
 /// At most this many files are read for the values one file imports, its imports' imports
 /// included.
@@ -230,38 +191,6 @@ fn normalized(path: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// The tree of a file that registers no tool.
-pub(super) fn no_tools(source: &str) -> Node {
-    tool_set(source, Vec::new())
-}
-
-/// `{"tools": [...]}`, spanning the file.
-fn tool_set(source: &str, tools: Vec<Value>) -> Node {
-    let whole = 0..source.len();
-    let tools = Member::new("tools", 0..0, Value::Array(tools, whole.clone()));
-    Value::Object(vec![tools], whole).into_node(Pointer::root(), &mut Keys::default())
-}
-
-/// Every node of `tree`, in source order, without recursion (a deeply nested file must not
-/// exhaust the stack).
-fn each_node<'t>(tree: &'t Tree, mut visit: impl FnMut(Ts<'t>)) {
-    let mut cursor = tree.walk();
-    loop {
-        visit(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-        }
-    }
 }
 
 /// Whether a schema is read for what a client sends (`inputSchema`) or what the tool returns

@@ -1,0 +1,246 @@
+//! Python string literals as the interpreter reads them: `'…'`, `"…"`, `'''…'''`, `"""…"""`,
+//! with the `r` and `u` prefixes (and `f` without replacement fields), alone or adjacent (implicit
+//! concatenation), decoded with the segments that map each decoded byte back to the source.
+
+use super::super::Segment;
+
+/// The value of `raw` (one literal, or adjacent literals with whitespace, comments, parentheses
+/// and line continuations between) starting at byte `base` of the file, and its segments. `None`
+/// for anything else: bytes, an f-string with a replacement field, a `\N{…}` escape, an unclosed
+/// literal.
+pub(crate) fn decode(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
+    let bytes = raw.as_bytes();
+    let mut value = String::new();
+    let mut segments = Vec::new();
+    let mut pos = 0;
+    let mut literals = 0;
+    loop {
+        pos = skip_joins(raw, pos);
+        if pos == bytes.len() {
+            break;
+        }
+        pos = literal(raw, pos, base, &mut value, &mut segments)?;
+        literals += 1;
+    }
+    (literals > 0).then_some((value, segments))
+}
+
+/// The segments of `raw` alone (for [`super::super::Node::source_range`]).
+pub(crate) fn segments(raw: &str, base: usize) -> Option<Vec<Segment>> {
+    decode(raw, base).map(|(_, segments)| segments)
+}
+
+/// Past whitespace, comments, parentheses and line continuations from `pos`.
+fn skip_joins(raw: &str, mut pos: usize) -> usize {
+    let bytes = raw.as_bytes();
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'(' | b')' | b'\\' => pos += 1,
+            b if b.is_ascii_whitespace() => pos += 1,
+            b'#' => {
+                pos = raw[pos..]
+                    .find('\n')
+                    .map_or(bytes.len(), |end| pos + end + 1)
+            }
+            _ => break,
+        }
+    }
+    pos
+}
+
+/// Decodes the literal (prefix included) starting at `start` onto `value`, with its segments;
+/// returns where it ends (past the closing quote).
+fn literal(
+    raw: &str,
+    start: usize,
+    base: usize,
+    value: &mut String,
+    segments: &mut Vec<Segment>,
+) -> Option<usize> {
+    let bytes = raw.as_bytes();
+    let mut pos = start;
+    let (mut is_raw, mut is_format) = (false, false);
+    while let Some(&b) = bytes.get(pos) {
+        match b.to_ascii_lowercase() {
+            b'r' => is_raw = true,
+            b'f' => is_format = true,
+            b'u' => {}
+            b'"' | b'\'' => break,
+            // `b''` is bytes, `t''` a template: neither is a `str`.
+            _ => return None,
+        }
+        pos += 1;
+    }
+    let quote = *bytes.get(pos)?;
+    let triple = bytes.get(pos..pos + 3) == Some(&[quote; 3][..]);
+    let delimiter = if triple { 3 } else { 1 };
+    pos += delimiter;
+    let mut run = pos;
+    let flush = |value: &mut String, segments: &mut Vec<Segment>, run: usize, end: usize| {
+        if run < end {
+            let decoded = value.len();
+            value.push_str(&raw[run..end]);
+            segments.push(Segment {
+                decoded: decoded..value.len(),
+                source: base + run..base + end,
+                verbatim: true,
+            });
+        }
+    };
+    // One escape (or folded line end) written at `from..to`, decoded as `text`.
+    let escape = |value: &mut String, segments: &mut Vec<Segment>, text: &str, from, to| {
+        let decoded = value.len();
+        value.push_str(text);
+        segments.push(Segment {
+            decoded: decoded..value.len(),
+            source: base + from..base + to,
+            verbatim: false,
+        });
+    };
+    loop {
+        let &b = bytes.get(pos)?;
+        if b == quote && (!triple || bytes.get(pos..pos + 3) == Some(&[quote; 3][..])) {
+            flush(value, segments, run, pos);
+            return Some(pos + delimiter);
+        }
+        match b {
+            b'\n' if !triple => return None,
+            // The interpreter reads source with universal newlines.
+            b'\r' => {
+                flush(value, segments, run, pos);
+                let end = if bytes.get(pos + 1) == Some(&b'\n') {
+                    pos + 2
+                } else {
+                    pos + 1
+                };
+                escape(value, segments, "\n", pos, end);
+                pos = end;
+                run = pos;
+            }
+            b'{' | b'}' if is_format => {
+                // `{{` and `}}` stand for one brace; a lone one opens a replacement field.
+                if bytes.get(pos + 1) != Some(&b) {
+                    return None;
+                }
+                flush(value, segments, run, pos);
+                escape(value, segments, &raw[pos..pos + 1], pos, pos + 2);
+                pos += 2;
+                run = pos;
+            }
+            b'\\' if is_raw => {
+                // A raw string keeps the backslash, and the quote after it does not close it.
+                pos += if bytes.get(pos + 1).is_some() { 2 } else { 1 };
+            }
+            b'\\' => {
+                flush(value, segments, run, pos);
+                let (text, end) = unescape(raw, pos)?;
+                escape(value, segments, &text, pos, end);
+                pos = end;
+                run = pos;
+            }
+            _ => pos += 1,
+        }
+    }
+}
+
+/// The escape at `pos` (a backslash): what it stands for and where it ends.
+fn unescape(raw: &str, pos: usize) -> Option<(String, usize)> {
+    let bytes = raw.as_bytes();
+    let next = *bytes.get(pos + 1)?;
+    let simple = |c: char| Some((c.to_string(), pos + 2));
+    match next {
+        b'\n' => Some((String::new(), pos + 2)),
+        b'\r' if bytes.get(pos + 2) == Some(&b'\n') => Some((String::new(), pos + 3)),
+        b'\r' => Some((String::new(), pos + 2)),
+        b'\\' => simple('\\'),
+        b'\'' => simple('\''),
+        b'"' => simple('"'),
+        b'a' => simple('\u{7}'),
+        b'b' => simple('\u{8}'),
+        b'f' => simple('\u{c}'),
+        b'n' => simple('\n'),
+        b'r' => simple('\r'),
+        b't' => simple('\t'),
+        b'v' => simple('\u{b}'),
+        b'0'..=b'7' => {
+            let digits = bytes[pos + 1..]
+                .iter()
+                .take(3)
+                .take_while(|b| (b'0'..=b'7').contains(*b))
+                .count();
+            let code = u32::from_str_radix(&raw[pos + 1..pos + 1 + digits], 8).ok()?;
+            Some((char::from_u32(code)?.to_string(), pos + 1 + digits))
+        }
+        b'x' | b'u' | b'U' => {
+            let digits = match next {
+                b'x' => 2,
+                b'u' => 4,
+                _ => 8,
+            };
+            let hex = raw.get(pos + 2..pos + 2 + digits)?;
+            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            let code = u32::from_str_radix(hex, 16).ok()?;
+            Some((char::from_u32(code)?.to_string(), pos + 2 + digits))
+        }
+        // `\N{…}` names a character from the Unicode database, which toolcheck does not carry.
+        b'N' => None,
+        // Any other escape is kept as written, backslash included.
+        _ => {
+            let c = raw[pos + 1..].chars().next()?;
+            Some((format!("\\{c}"), pos + 1 + c.len_utf8()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(raw: &str) -> Option<String> {
+        decode(raw, 0).map(|(value, _)| value)
+    }
+
+    #[test]
+    fn literals_decode_as_python_reads_them() {
+        assert_eq!(value(r#""a\tb""#).as_deref(), Some("a\tb"));
+        assert_eq!(value(r#"'it\'s'"#).as_deref(), Some("it's"));
+        assert_eq!(value(r#"r"a\d\"""#).as_deref(), Some(r#"a\d\""#));
+        assert_eq!(value(r#""\d\x41\u00e9\101""#).as_deref(), Some("\\dAéA"));
+        assert_eq!(
+            value("\"\"\"One.\n\n    Two \"quoted\".\n    \"\"\"").as_deref(),
+            Some("One.\n\n    Two \"quoted\".\n    ")
+        );
+        assert_eq!(value("\"a\\\nb\"").as_deref(), Some("ab"));
+        assert_eq!(value("(\"a \"  # why\n 'b')").as_deref(), Some("a b"));
+        assert_eq!(value("f\"{{x}}\"").as_deref(), Some("{x}"));
+        assert_eq!(value("\"\"\"a\r\nb\"\"\"").as_deref(), Some("a\nb"));
+        assert_eq!(value("''").as_deref(), Some(""));
+    }
+
+    #[test]
+    fn what_is_not_a_constant_str_is_not_decoded() {
+        assert_eq!(value("f\"{x}\""), None);
+        assert_eq!(value("b\"x\""), None);
+        assert_eq!(value("\"\\N{BULLET}\""), None);
+        assert_eq!(value("\"open"), None);
+        assert_eq!(value("\"a\nb\""), None);
+        assert_eq!(value("x"), None);
+    }
+
+    #[test]
+    fn segments_map_decoded_words_to_their_source() {
+        let raw = "\"\"\"Find \\\"it\\\".\n    Then stop.\"\"\"";
+        let (value, segments) = decode(raw, 10).unwrap();
+        let start = value.find("Then").unwrap();
+        let segment = segments
+            .iter()
+            .find(|s| s.decoded.contains(&start))
+            .unwrap();
+        assert!(segment.verbatim);
+        let offset = start - segment.decoded.start;
+        let source = segment.source.start + offset - 10;
+        assert_eq!(&raw[source..source + 4], "Then");
+    }
+}

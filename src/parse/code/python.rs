@@ -1,0 +1,1096 @@
+//! Python: the official SDK's FastMCP `@mcp.tool(…)`, whose function becomes the tool (its name,
+//! its docstring as Python keeps it, its typed parameters as the JSON Schema pydantic generates
+//! for them), and the low-level server's `types.Tool(name=…, description=…, inputSchema={…})`.
+//!
+//! Values are read, never run: string literals (adjacent ones joined), numbers, `True`, `False`,
+//! `None`, dicts and lists of them, and names bound once at module level. FastMCP the standalone
+//! package (`from fastmcp import FastMCP`) cleans docstrings and shapes schemas differently from
+//! release to release; its decorators are not read yet.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+
+use tree_sitter::Node as Ts;
+
+use super::value::{Member, Value};
+use super::{Language, each_node, gave_up, syntax_tree, tool_set};
+use crate::parse::{Node, ParseError, Span, StrStyle};
+
+/// How deep a value is followed (names through names, types in types) before giving up.
+const MAX_DEPTH: usize = 64;
+
+/// The steps one registration may take: dicts made of names bound to dicts made of the same
+/// names would otherwise be read again and again.
+const STEPS_PER_REGISTRATION: usize = 100_000;
+
+pub(super) fn tools(source: &str) -> Result<Node, ParseError> {
+    let tree = syntax_tree(source, Language::Python).ok_or_else(|| gave_up("Python"))?;
+    let reader = Reader::new(source, &tree);
+    let mut tools = Vec::new();
+    each_node(&tree, |node| {
+        reader.budget.set(STEPS_PER_REGISTRATION);
+        let tool = match node.kind() {
+            "decorated_definition" if reader.official_fastmcp => reader.decorated_tool(node),
+            "call" => reader.tool_literal(node),
+            _ => None,
+        };
+        tools.extend(tool);
+    });
+    Ok(tool_set(source, tools))
+}
+
+struct Reader<'t> {
+    source: &'t str,
+    /// Names assigned once at module level, and what they are assigned.
+    bindings: HashMap<&'t str, Option<Ts<'t>>>,
+    /// Whether the file may use the official SDK's FastMCP (it does not import the standalone
+    /// package's).
+    official_fastmcp: bool,
+    budget: Cell<usize>,
+}
+
+impl<'t> Reader<'t> {
+    fn new(source: &'t str, tree: &'t tree_sitter::Tree) -> Self {
+        let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
+        let mut official_fastmcp = true;
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        for statement in root.named_children(&mut cursor) {
+            match statement.kind() {
+                "import_from_statement" | "import_statement" => {
+                    let module = statement
+                        .child_by_field_name("module_name")
+                        .or_else(|| statement.child_by_field_name("name"))
+                        .map(|name| &source[name.byte_range()]);
+                    if module.is_some_and(|m| m == "fastmcp" || m.starts_with("fastmcp.")) {
+                        official_fastmcp = false;
+                    }
+                }
+                "expression_statement" => {
+                    let Some(assignment) = statement.named_child(0) else {
+                        continue;
+                    };
+                    if assignment.kind() != "assignment" {
+                        continue;
+                    }
+                    let (Some(left), Some(right)) = (
+                        assignment.child_by_field_name("left"),
+                        assignment.child_by_field_name("right"),
+                    ) else {
+                        continue;
+                    };
+                    if left.kind() == "identifier" {
+                        bindings
+                            .entry(&source[left.byte_range()])
+                            .and_modify(|bound| *bound = None)
+                            .or_insert(Some(right));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Reader {
+            source,
+            bindings,
+            official_fastmcp,
+            budget: Cell::new(STEPS_PER_REGISTRATION),
+        }
+    }
+
+    fn text(&self, node: Ts<'t>) -> &'t str {
+        &self.source[node.byte_range()]
+    }
+
+    fn spend(&self) -> Option<()> {
+        self.budget.set(self.budget.get().checked_sub(1)?);
+        Some(())
+    }
+
+    /// `node` with parentheses and names bound once at module level looked through.
+    fn resolve(&self, mut node: Ts<'t>, depth: usize) -> Option<Ts<'t>> {
+        for _ in depth..MAX_DEPTH {
+            match node.kind() {
+                "parenthesized_expression" => node = node.named_child(0)?,
+                "identifier" => node = (*self.bindings.get(self.text(node))?)?,
+                _ => return Some(node),
+            }
+        }
+        None
+    }
+
+    /// The keyword arguments of a call (`name=value`), and its positional ones.
+    fn arguments(&self, call: Ts<'t>) -> (Vec<Ts<'t>>, HashMap<&'t str, Ts<'t>>) {
+        let mut positional = Vec::new();
+        let mut keywords = HashMap::new();
+        let Some(list) = call.child_by_field_name("arguments") else {
+            return (positional, keywords);
+        };
+        let mut cursor = list.walk();
+        for argument in list.named_children(&mut cursor) {
+            match argument.kind() {
+                "keyword_argument" => {
+                    if let (Some(name), Some(value)) = (
+                        argument.child_by_field_name("name"),
+                        argument.child_by_field_name("value"),
+                    ) {
+                        keywords.insert(self.text(name), value);
+                    }
+                }
+                "comment" => {}
+                _ => positional.push(argument),
+            }
+        }
+        (positional, keywords)
+    }
+
+    /// The last name of a callee or type: `Tool` of `types.Tool`, `Optional` of
+    /// `typing.Optional`.
+    fn last_name(&self, node: Ts<'t>) -> Option<&'t str> {
+        match node.kind() {
+            "identifier" => Some(self.text(node)),
+            "attribute" => Some(self.text(node.child_by_field_name("attribute")?)),
+            "member_type" | "type" => {
+                let last = u32::try_from(node.named_child_count().checked_sub(1)?).ok()?;
+                self.last_name(node.named_child(last)?)
+            }
+            _ => None,
+        }
+    }
+
+    /// `types.Tool(name=…, description=…, inputSchema={…})`: the tool as written, its keys in
+    /// the order the SDK's model sends them.
+    fn tool_literal(&self, call: Ts<'t>) -> Option<Value> {
+        if self.last_name(call.child_by_field_name("function")?)? != "Tool" {
+            return None;
+        }
+        let (positional, keywords) = self.arguments(call);
+        if !positional.is_empty() {
+            return None;
+        }
+        let name = keywords.get("name")?;
+        let input_schema = keywords.get("inputSchema")?;
+        let mut members = vec![self.member("name", *name)?];
+        for key in ["title", "description"] {
+            if let Some(value) = keywords.get(key) {
+                members.extend(self.optional_member(key, *value)?);
+            }
+        }
+        members.push(self.member("inputSchema", *input_schema)?);
+        if let Some(value) = keywords.get("outputSchema") {
+            members.extend(self.optional_member("outputSchema", *value)?);
+        }
+        if let Some(value) = keywords.get("annotations") {
+            members.push(Member::new(
+                "annotations",
+                key_span(*value),
+                self.annotations(*value)?,
+            ));
+        }
+        Some(Value::Object(members, call.byte_range()))
+    }
+
+    /// `key=value` of a call, as a member located at the keyword.
+    fn member(&self, key: &str, value: Ts<'t>) -> Option<Member> {
+        Some(Member::new(key, key_span(value), self.literal(value, 0)?))
+    }
+
+    /// As [`Self::member`], but `None` (the SDK leaves the key out) is no member.
+    fn optional_member(&self, key: &str, value: Ts<'t>) -> Option<Option<Member>> {
+        let member = self.member(key, value)?;
+        Some((!matches!(member.value, Value::Null(_))).then_some(member))
+    }
+
+    /// `ToolAnnotations(readOnlyHint=True, …)` or a dict of the same keys: the hints given, in
+    /// the order the SDK's model sends them.
+    fn annotations(&self, node: Ts<'t>) -> Option<Value> {
+        const HINTS: [&str; 5] = [
+            "title",
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ];
+        let node = self.resolve(node, 0)?;
+        let given: Vec<(String, Span, Value)> = match node.kind() {
+            "call"
+                if self.last_name(node.child_by_field_name("function")?)? == "ToolAnnotations" =>
+            {
+                let (positional, keywords) = self.arguments(node);
+                if !positional.is_empty() {
+                    return None;
+                }
+                let mut given = Vec::new();
+                for (key, value) in keywords {
+                    given.push((key.to_string(), key_span(value), self.literal(value, 0)?));
+                }
+                given
+            }
+            "dictionary" => match self.literal(node, 0)? {
+                Value::Object(members, _) => members
+                    .into_iter()
+                    .map(|member| (member.key, member.key_span, member.value))
+                    .collect(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let mut members = Vec::new();
+        for hint in HINTS {
+            if let Some((key, span, value)) = given.iter().find(|(key, ..)| key == hint)
+                && !matches!(value, Value::Null(_))
+            {
+                members.push(Member::new(key, span.clone(), value.clone()));
+            }
+        }
+        if given.iter().any(|(key, ..)| !HINTS.contains(&key.as_str())) {
+            return None;
+        }
+        Some(Value::Object(members, node.byte_range()))
+    }
+
+    /// A value written as a Python literal: strings, numbers, `True`/`False`/`None`, and dicts
+    /// (string keys), lists and tuples of them.
+    fn literal(&self, node: Ts<'t>, depth: usize) -> Option<Value> {
+        self.spend()?;
+        let node = self.resolve(node, depth)?;
+        let span = node.byte_range();
+        match node.kind() {
+            "string" | "concatenated_string" => self.string(node),
+            "integer" | "float" => {
+                let text = self.text(node).replace('_', "");
+                let number = if node.kind() == "integer" {
+                    serde_json::Number::from(text.parse::<i64>().ok()?)
+                } else {
+                    serde_json::Number::from_f64(text.parse::<f64>().ok()?)?
+                };
+                Some(Value::Number(number, span))
+            }
+            "unary_operator" if self.text(node).starts_with('-') => {
+                match self.literal(node.child_by_field_name("argument")?, depth + 1)? {
+                    Value::Number(number, _) => {
+                        let negative = if let Some(i) = number.as_i64() {
+                            serde_json::Number::from(-i)
+                        } else {
+                            serde_json::Number::from_f64(-number.as_f64()?)?
+                        };
+                        Some(Value::Number(negative, span))
+                    }
+                    _ => None,
+                }
+            }
+            "true" => Some(Value::Bool(true, span)),
+            "false" => Some(Value::Bool(false, span)),
+            "none" => Some(Value::Null(span)),
+            "dictionary" => {
+                let mut members: Vec<Member> = Vec::new();
+                let mut cursor = node.walk();
+                for pair in node.named_children(&mut cursor) {
+                    match pair.kind() {
+                        "pair" => {
+                            let key = pair.child_by_field_name("key")?;
+                            let key_text = self.literal(key, depth + 1)?.as_str()?.to_string();
+                            let value =
+                                self.literal(pair.child_by_field_name("value")?, depth + 1)?;
+                            // A repeated key keeps its first place and its last value.
+                            match members.iter_mut().find(|member| member.key == key_text) {
+                                Some(member) => member.value = value,
+                                None => {
+                                    members.push(Member::new(&key_text, key.byte_range(), value))
+                                }
+                            }
+                        }
+                        "comment" => {}
+                        _ => return None,
+                    }
+                }
+                Some(Value::Object(members, span))
+            }
+            "list" | "tuple" => {
+                let mut items = Vec::new();
+                let mut cursor = node.walk();
+                for item in node.named_children(&mut cursor) {
+                    if item.kind() != "comment" {
+                        items.push(self.literal(item, depth + 1)?);
+                    }
+                }
+                Some(Value::Array(items, span))
+            }
+            _ => None,
+        }
+    }
+
+    /// A string literal, or adjacent ones, with the segments that locate its words.
+    fn string(&self, node: Ts<'t>) -> Option<Value> {
+        let (value, _) = super::py_string::decode(self.text(node), node.start_byte())?;
+        Some(Value::Str {
+            value,
+            raw: node.byte_range(),
+            style: StrStyle::Py,
+        })
+    }
+
+    /// `@mcp.tool(…)` on a function: the tool the official SDK's FastMCP makes of it.
+    fn decorated_tool(&self, decorated: Ts<'t>) -> Option<Value> {
+        let function = decorated.child_by_field_name("definition")?;
+        if function.kind() != "function_definition" {
+            return None;
+        }
+        let mut cursor = decorated.walk();
+        let decorator = decorated
+            .named_children(&mut cursor)
+            .filter(|child| child.kind() == "decorator")
+            .filter_map(|decorator| decorator.named_child(0))
+            .find(|expression| is_tool_decorator(self, *expression))?;
+        let (positional, keywords) = match decorator.kind() {
+            "call" => self.arguments(decorator),
+            _ => Default::default(),
+        };
+        let name_node = function.child_by_field_name("name")?;
+        let function_name = self.text(name_node);
+        // `tool(name=None, title=None, description=None, annotations=None, …)`.
+        let argument = |index: usize, key: &str| {
+            keywords
+                .get(key)
+                .copied()
+                .or(positional.get(index).copied())
+        };
+        let mut members = Vec::new();
+        let name = match argument(0, "name") {
+            Some(node) => self.literal(node, 0)?,
+            None => Value::Null(name_node.byte_range()),
+        };
+        let name = match name {
+            Value::Null(_) => Value::made(function_name, name_node.byte_range()),
+            Value::Str { .. } => name,
+            _ => return None,
+        };
+        let name_span = name.span();
+        members.push(Member::new("name", name_span.clone(), name));
+        if let Some(title) = argument(1, "title")
+            && let Some(member) = self.optional_member("title", title)?
+        {
+            members.push(member);
+        }
+        let description = match argument(2, "description").map(|node| self.literal(node, 0)) {
+            Some(Some(Value::Null(_))) | None => self.docstring(function)?,
+            Some(Some(value @ Value::Str { .. })) => Some(value),
+            Some(_) => return None,
+        };
+        let description = description.unwrap_or_else(|| Value::made("", name_node.byte_range()));
+        members.push(Member::new("description", description.span(), description));
+        let schema = self.arguments_schema(function, function_name, name_node.byte_range())?;
+        members.push(Member::new("inputSchema", name_span.clone(), schema));
+        let structured = keywords
+            .get("structured_output")
+            .map(|node| self.text(*node));
+        if structured != Some("False")
+            && let Some(schema) = self.output_schema(function, function_name)
+        {
+            members.push(Member::new("outputSchema", name_span, schema));
+        }
+        if let Some(annotations) = argument(3, "annotations")
+            && self.resolve(annotations, 0)?.kind() != "none"
+        {
+            members.push(Member::new(
+                "annotations",
+                key_span(annotations),
+                self.annotations(annotations)?,
+            ));
+        }
+        Some(Value::Object(members, decorated.byte_range()))
+    }
+
+    /// The docstring of a function as `__doc__` holds it (`Some(None)`: it has none; `None`: it
+    /// cannot be read).
+    fn docstring(&self, function: Ts<'t>) -> Option<Option<Value>> {
+        let body = function.child_by_field_name("body")?;
+        let Some(first) = body.named_child(0) else {
+            return Some(None);
+        };
+        if first.kind() != "expression_statement" || first.named_child_count() != 1 {
+            return Some(None);
+        }
+        let expression = first.named_child(0)?;
+        match expression.kind() {
+            // An f-string is no docstring; neither is bytes.
+            "string" | "concatenated_string" => Some(self.string(expression)),
+            _ => Some(None),
+        }
+    }
+
+    /// The JSON Schema pydantic generates for a function's parameters, as the SDK's
+    /// `func_metadata` models them: `{name}Arguments`, one property per parameter but the
+    /// `Context` one, keys sorted as pydantic sorts them.
+    fn arguments_schema(&self, function: Ts<'t>, function_name: &str, at: Span) -> Option<Value> {
+        let parameters = function.child_by_field_name("parameters")?;
+        let mut properties = Vec::new();
+        let mut required = Vec::new();
+        let mut cursor = parameters.walk();
+        for parameter in parameters.named_children(&mut cursor) {
+            let (name, annotation, default) = match parameter.kind() {
+                "identifier" => (parameter, None, None),
+                "typed_parameter" => (
+                    parameter
+                        .named_child(0)
+                        .filter(|name| name.kind() == "identifier")?,
+                    parameter.child_by_field_name("type"),
+                    None,
+                ),
+                "default_parameter" | "typed_default_parameter" => (
+                    parameter.child_by_field_name("name")?,
+                    parameter.child_by_field_name("type"),
+                    parameter.child_by_field_name("value"),
+                ),
+                "keyword_separator" | "positional_separator" | "comment" => continue,
+                // `*args` and `**kwargs` become fields of their own kind; not read.
+                _ => return None,
+            };
+            let name_text = self.text(name);
+            if annotation.is_some_and(|annotation| self.is_context(annotation)) {
+                continue;
+            }
+            // The SDK refuses such a function; so does this reading.
+            if name_text.starts_with('_') {
+                return None;
+            }
+            let name_span = name.byte_range();
+            let mut field = Field::default();
+            let mut schema = match annotation {
+                Some(annotation) => self.type_schema(annotation, &mut field, 0)?,
+                // No annotation: the SDK gives `{"title": name, "type": "string"}`.
+                None => {
+                    field.title = Some(Value::made(name_text, name_span.clone()));
+                    vec![("type", made("string", &name_span))]
+                }
+            };
+            if let Some(default) = default {
+                self.default(default, &mut field)?;
+            }
+            if field.title.is_none() {
+                field.title = Some(Value::made(&title_case(name_text), name_span.clone()));
+            }
+            let is_required = field.default.is_none();
+            field.apply(&mut schema);
+            properties.push(Member::new(
+                name_text,
+                name_span.clone(),
+                sorted(schema, &name_span),
+            ));
+            if is_required {
+                required.push(Value::made(name_text, name_span));
+            }
+        }
+        let mut schema = vec![Member::new(
+            "properties",
+            at.clone(),
+            Value::Object(properties, at.clone()),
+        )];
+        if !required.is_empty() {
+            schema.push(Member::new(
+                "required",
+                at.clone(),
+                Value::Array(required, at.clone()),
+            ));
+        }
+        schema.push(Member::new(
+            "title",
+            at.clone(),
+            Value::made(&format!("{function_name}Arguments"), at.clone()),
+        ));
+        schema.push(Member::new(
+            "type",
+            at.clone(),
+            Value::made("object", at.clone()),
+        ));
+        Some(Value::Object(schema, at))
+    }
+
+    /// The schema of what a function returns, as the SDK publishes it for structured output:
+    /// `dict[str, T]` as itself, other types it can read as a `result` property. `None` for no
+    /// return annotation, a bare `dict`, and types not read (models, content blocks): the
+    /// SDK sends no schema for content blocks, and a model's is not guessed.
+    fn output_schema(&self, function: Ts<'t>, function_name: &str) -> Option<Value> {
+        let annotation = function.child_by_field_name("return_type")?;
+        let span = annotation.byte_range();
+        let node = unwrap_type(annotation);
+        if matches!(node.kind(), "generic_type" | "subscript") {
+            let (base, arguments) = self.generic(node)?;
+            if matches!(self.last_name(base)?, "dict" | "Dict") && arguments.len() == 2 {
+                let mut schema = self.type_schema(node, &mut Field::default(), 0)?;
+                schema.push(("title", made(&format!("{function_name}DictOutput"), &span)));
+                return Some(sorted(schema, &span));
+            }
+        }
+        if matches!(self.last_name(node), Some("dict" | "Dict")) {
+            return None;
+        }
+        let mut field = Field::default();
+        let mut result = self.type_schema(node, &mut field, 0)?;
+        field.title = field.title.or_else(|| Some(made("Result", &span)));
+        field.apply(&mut result);
+        let properties = vec![Member::new("result", span.clone(), sorted(result, &span))];
+        Some(Value::Object(
+            vec![
+                Member::new(
+                    "properties",
+                    span.clone(),
+                    Value::Object(properties, span.clone()),
+                ),
+                Member::new(
+                    "required",
+                    span.clone(),
+                    Value::Array(vec![made("result", &span)], span.clone()),
+                ),
+                Member::new(
+                    "title",
+                    span.clone(),
+                    made(&format!("{function_name}Output"), &span),
+                ),
+                Member::new("type", span.clone(), made("object", &span)),
+            ],
+            span,
+        ))
+    }
+
+    /// Whether a parameter's annotation is FastMCP's `Context` (the SDK passes it; no field).
+    fn is_context(&self, annotation: Ts<'t>) -> bool {
+        let mut node = annotation;
+        while matches!(node.kind(), "type" | "generic_type" | "subscript") {
+            let Some(inner) = (match node.kind() {
+                "subscript" => node.child_by_field_name("value"),
+                _ => node.named_child(0),
+            }) else {
+                return false;
+            };
+            node = inner;
+        }
+        self.last_name(node) == Some("Context")
+    }
+
+    /// A parameter's default: a value, or `Field(default, description=…, …)`.
+    fn default(&self, node: Ts<'t>, field: &mut Field) -> Option<()> {
+        if node.kind() == "call"
+            && self.last_name(node.child_by_field_name("function")?)? == "Field"
+        {
+            return self.field_arguments(node, field, true);
+        }
+        field.default = Some(self.literal(node, 0)?);
+        Some(())
+    }
+
+    /// The keywords of `Field(…)` that make the schema; `None` for one that changes it in a
+    /// way not read (an alias, a factory the schema shows, extra JSON Schema).
+    fn field_arguments(&self, call: Ts<'t>, field: &mut Field, may_default: bool) -> Option<()> {
+        let (positional, keywords) = self.arguments(call);
+        match positional.as_slice() {
+            [] => {}
+            [default] if may_default => {
+                if self.text(*default) != "..." {
+                    field.default = Some(self.literal(*default, 0)?);
+                }
+            }
+            _ => return None,
+        }
+        for (key, value) in keywords {
+            let literal = || self.literal(value, 0);
+            match key {
+                "default" if may_default => field.default = Some(literal()?),
+                "default_factory" if may_default => {}
+                "description" => field.description = Some(literal()?),
+                "title" => field.title = Some(literal()?),
+                "ge" => field.constraints.push(("minimum", literal()?)),
+                "le" => field.constraints.push(("maximum", literal()?)),
+                "gt" => field.constraints.push(("exclusiveMinimum", literal()?)),
+                "lt" => field.constraints.push(("exclusiveMaximum", literal()?)),
+                "min_length" => field.lengths.push((true, literal()?)),
+                "max_length" => field.lengths.push((false, literal()?)),
+                "pattern" => field.constraints.push(("pattern", literal()?)),
+                "examples" => field.constraints.push(("examples", literal()?)),
+                _ => return None,
+            }
+        }
+        Some(())
+    }
+
+    /// The JSON Schema pydantic makes of a type annotation, as unsorted keys; what `Annotated`
+    /// adds to the field goes into `field`.
+    fn type_schema(&self, node: Ts<'t>, field: &mut Field, depth: usize) -> Option<Schema> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.spend()?;
+        let span = node.byte_range();
+        match node.kind() {
+            "type" => self.type_schema(node.named_child(0)?, field, depth + 1),
+            "none" => Some(vec![("type", made("null", &span))]),
+            "identifier" | "attribute" | "member_type" => {
+                let name = self.last_name(node)?;
+                let simple = |json_type: &str| Some(vec![("type", made(json_type, &span))]);
+                match name {
+                    "str" => simple("string"),
+                    "int" => simple("integer"),
+                    "float" => simple("number"),
+                    "bool" => simple("boolean"),
+                    "bytes" => Some(vec![
+                        ("format", made("binary", &span)),
+                        ("type", made("string", &span)),
+                    ]),
+                    "list" | "List" | "Sequence" => Some(vec![
+                        ("items", Value::Object(Vec::new(), span.clone())),
+                        ("type", made("array", &span)),
+                    ]),
+                    "dict" | "Dict" | "Mapping" => Some(vec![
+                        ("additionalProperties", Value::Bool(true, span.clone())),
+                        ("type", made("object", &span)),
+                    ]),
+                    "Any" => Some(Vec::new()),
+                    _ => None,
+                }
+            }
+            "union_type" | "binary_operator" => {
+                let mut options = Vec::new();
+                self.union_options(node, &mut options, depth)?;
+                Some(vec![("anyOf", Value::Array(options, span))])
+            }
+            "generic_type" | "subscript" => {
+                let (base, arguments) = self.generic(node)?;
+                let name = self.last_name(base)?;
+                let item = |index: usize| -> Option<Value> {
+                    let schema =
+                        self.type_schema(*arguments.get(index)?, &mut Field::default(), depth + 1)?;
+                    Some(sorted(schema, &span))
+                };
+                match name {
+                    "Optional" if arguments.len() == 1 => Some(vec![(
+                        "anyOf",
+                        Value::Array(
+                            vec![item(0)?, sorted(vec![("type", made("null", &span))], &span)],
+                            span.clone(),
+                        ),
+                    )]),
+                    "Union" => {
+                        let options: Option<Vec<Value>> = (0..arguments.len()).map(item).collect();
+                        Some(vec![("anyOf", Value::Array(options?, span.clone()))])
+                    }
+                    "list" | "List" | "Sequence" if arguments.len() == 1 => {
+                        Some(vec![("items", item(0)?), ("type", made("array", &span))])
+                    }
+                    "dict" | "Dict" | "Mapping" if arguments.len() == 2 => {
+                        let value =
+                            self.type_schema(arguments[1], &mut Field::default(), depth + 1)?;
+                        let value = if value.is_empty() {
+                            Value::Bool(true, span.clone())
+                        } else {
+                            sorted(value, &span)
+                        };
+                        Some(vec![
+                            ("additionalProperties", value),
+                            ("type", made("object", &span)),
+                        ])
+                    }
+                    "Literal" => self.literal_type(&arguments, &span),
+                    "Annotated" => {
+                        let (first, metadata) = arguments.split_first()?;
+                        let schema = self.type_schema(*first, field, depth + 1)?;
+                        for metadata in metadata {
+                            let metadata = unwrap_type(*metadata);
+                            if metadata.kind() == "call"
+                                && self.last_name(metadata.child_by_field_name("function")?)?
+                                    == "Field"
+                            {
+                                self.field_arguments(metadata, field, false)?;
+                            }
+                        }
+                        Some(schema)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `A | B | None`, flattened.
+    fn union_options(&self, node: Ts<'t>, options: &mut Vec<Value>, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let node = unwrap_type(node);
+        if matches!(node.kind(), "union_type" | "binary_operator") {
+            if node.kind() == "binary_operator"
+                && self.text(node.child_by_field_name("operator")?) != "|"
+            {
+                return None;
+            }
+            let mut cursor = node.walk();
+            let sides: Vec<Ts<'t>> = node.named_children(&mut cursor).collect();
+            for side in sides {
+                self.union_options(side, options, depth + 1)?;
+            }
+            return Some(());
+        }
+        let schema = self.type_schema(node, &mut Field::default(), depth + 1)?;
+        options.push(sorted(schema, &node.byte_range()));
+        Some(())
+    }
+
+    /// The base and the arguments of `list[str]` or `typing.Dict[str, Any]`.
+    fn generic(&self, node: Ts<'t>) -> Option<(Ts<'t>, Vec<Ts<'t>>)> {
+        let mut cursor = node.walk();
+        match node.kind() {
+            "generic_type" => {
+                let base = node.named_child(0)?;
+                let parameters = node.named_child(1)?;
+                let arguments = parameters.named_children(&mut cursor).collect();
+                Some((base, arguments))
+            }
+            _ => {
+                let base = node.child_by_field_name("value")?;
+                let arguments = node
+                    .children_by_field_name("subscript", &mut cursor)
+                    .collect();
+                Some((base, arguments))
+            }
+        }
+    }
+
+    /// `Literal["a", "b"]`: an enum (a `const` for one value), typed when all values are of
+    /// one JSON type.
+    fn literal_type(&self, arguments: &[Ts<'t>], span: &Span) -> Option<Schema> {
+        let mut values = Vec::new();
+        for argument in arguments {
+            let value = self.literal(unwrap_type(*argument), 0)?;
+            if matches!(value, Value::Null(_) | Value::Object(..) | Value::Array(..)) {
+                return None;
+            }
+            values.push(value);
+        }
+        let json_type = |value: &Value| match value {
+            Value::Str { .. } => "string",
+            Value::Bool(..) => "boolean",
+            Value::Number(number, _) if number.is_i64() => "integer",
+            _ => "number",
+        };
+        let first = json_type(values.first()?);
+        let one_type = values.iter().all(|value| json_type(value) == first);
+        let mut schema = match values.len() {
+            1 => vec![("const", values.pop()?)],
+            _ => vec![("enum", Value::Array(values, span.clone()))],
+        };
+        if one_type {
+            schema.push(("type", made(first, span)));
+        }
+        Some(schema)
+    }
+}
+
+/// Keys of a schema before they are sorted.
+type Schema = Vec<(&'static str, Value)>;
+
+/// What a parameter's default and `Field(…)` add to its schema.
+#[derive(Default)]
+struct Field {
+    default: Option<Value>,
+    description: Option<Value>,
+    title: Option<Value>,
+    constraints: Vec<(&'static str, Value)>,
+    /// `min_length` (true) and `max_length`: `minLength` on a string, `minItems` on an array.
+    lengths: Vec<(bool, Value)>,
+}
+
+impl Field {
+    fn apply(self, schema: &mut Schema) {
+        let is_array = schema
+            .iter()
+            .any(|(key, value)| *key == "type" && value.as_str() == Some("array"));
+        for (min, value) in self.lengths {
+            let key = match (min, is_array) {
+                (true, false) => "minLength",
+                (false, false) => "maxLength",
+                (true, true) => "minItems",
+                (false, true) => "maxItems",
+            };
+            schema.push((key, value));
+        }
+        schema.extend(self.constraints);
+        for (key, value) in [
+            ("default", self.default),
+            ("description", self.description),
+            ("title", self.title),
+        ] {
+            if let Some(value) = value {
+                schema.retain(|(k, _)| *k != key);
+                schema.push((key, value));
+            }
+        }
+    }
+}
+
+/// A schema's keys sorted as pydantic sorts them.
+fn sorted(mut schema: Schema, span: &Span) -> Value {
+    schema.sort_by_key(|(key, _)| *key);
+    let members = schema
+        .into_iter()
+        .map(|(key, value)| {
+            let key_span = value.span();
+            Member::new(key, key_span, value)
+        })
+        .collect();
+    Value::Object(members, span.clone())
+}
+
+fn made(text: &str, span: &Span) -> Value {
+    Value::made(text, span.clone())
+}
+
+/// A node with its `type` wrapper taken off.
+fn unwrap_type(node: Ts<'_>) -> Ts<'_> {
+    match node.kind() {
+        "type" => node.named_child(0).unwrap_or(node),
+        _ => node,
+    }
+}
+
+/// `@x.tool` or `@x.tool(…)`.
+fn is_tool_decorator(reader: &Reader, expression: Ts<'_>) -> bool {
+    let callee = match expression.kind() {
+        "call" => expression.child_by_field_name("function"),
+        _ => Some(expression),
+    };
+    callee.is_some_and(|callee| {
+        callee.kind() == "attribute" && reader.last_name(callee) == Some("tool")
+    })
+}
+
+/// Where `key=value` of a call is written: the keyword (the value itself when it is passed by
+/// position).
+fn key_span(value: Ts<'_>) -> Span {
+    value
+        .parent()
+        .filter(|parent| parent.kind() == "keyword_argument")
+        .and_then(|parent| parent.child_by_field_name("name"))
+        .map_or_else(|| value.byte_range(), |name| name.byte_range())
+}
+
+/// Python's `str.title()` of a field name with `_` as spaces, as pydantic titles fields:
+/// `max_results` → `Max Results`, `url2path` → `Url2Path`.
+fn title_case(name: &str) -> String {
+    let mut title = String::with_capacity(name.len());
+    let mut after_cased = false;
+    for c in name.replace('_', " ").chars() {
+        if c.is_alphabetic() {
+            if after_cased {
+                title.extend(c.to_lowercase());
+            } else {
+                title.extend(c.to_uppercase());
+            }
+            after_cased = true;
+        } else {
+            title.push(c);
+            after_cased = false;
+        }
+    }
+    title
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value as Json, json};
+
+    use super::super::{Language, parse};
+
+    fn tools(source: &str) -> Json {
+        parse(source, Language::Python, None).unwrap().to_json()["tools"].clone()
+    }
+
+    /// The listing of a fixture, as the official SDK (mcp 1.30.0, pydantic 2.14) sent it.
+    fn listing(name: &str) -> Json {
+        let path = format!(
+            "{}/fixtures/sources/python/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        serde_json::from_str::<Json>(&text).unwrap()["tools"].clone()
+    }
+
+    fn fixture(name: &str) -> String {
+        let path = format!(
+            "{}/fixtures/sources/python/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    /// Same tools, same keys in the same order.
+    fn assert_same(read: &Json, listed: &Json) {
+        assert_eq!(read.to_string(), listed.to_string());
+    }
+
+    #[test]
+    fn fastmcp_tools_are_the_tools_the_sdk_lists() {
+        assert_same(
+            &tools(&fixture("server.py")),
+            &listing("server.listing.json"),
+        );
+    }
+
+    #[test]
+    fn low_level_tool_literals_are_the_tools_the_sdk_lists() {
+        assert_same(
+            &tools(&fixture("lowlevel.py")),
+            &listing("lowlevel.listing.json"),
+        );
+    }
+
+    #[test]
+    fn return_annotations_become_the_output_schema_the_sdk_publishes() {
+        // Listed by mcp 1.30.0 for these functions.
+        let source = r#"
+from typing import Any, Optional
+from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("x")
+@mcp.tool()
+def a() -> dict: return {}
+@mcp.tool()
+def b() -> dict[str, Any]: return {}
+@mcp.tool()
+def c() -> list[str]: return []
+@mcp.tool()
+def d() -> Optional[str]: return None
+@mcp.tool()
+def e() -> None: return None
+@mcp.tool()
+def f(x) -> int: return 1
+@mcp.tool()
+def g(x = 3): return 1
+@mcp.tool(structured_output=False)
+def h() -> int: return 1
+"#;
+        let read = tools(source);
+        let output = |index: usize| read[index].get("outputSchema").cloned();
+        assert_eq!(output(0), None);
+        assert_same(
+            &output(1).unwrap(),
+            &json!({"additionalProperties": true, "title": "bDictOutput", "type": "object"}),
+        );
+        assert_same(
+            &output(2).unwrap(),
+            &json!({"properties": {"result": {"items": {"type": "string"}, "title": "Result", "type": "array"}}, "required": ["result"], "title": "cOutput", "type": "object"}),
+        );
+        assert_same(
+            &output(3).unwrap()["properties"]["result"],
+            &json!({"anyOf": [{"type": "string"}, {"type": "null"}], "title": "Result"}),
+        );
+        assert_same(
+            &output(4).unwrap()["properties"]["result"],
+            &json!({"title": "Result", "type": "null"}),
+        );
+        assert_same(
+            &read[5]["inputSchema"],
+            &json!({"properties": {"x": {"title": "x", "type": "string"}}, "required": ["x"], "title": "fArguments", "type": "object"}),
+        );
+        assert_same(
+            &read[6]["inputSchema"]["properties"]["x"],
+            &json!({"default": 3, "title": "x", "type": "string"}),
+        );
+        assert_eq!(output(6), None);
+        assert_eq!(output(7), None);
+    }
+
+    #[test]
+    fn parameter_types_become_pydantic_schemas() {
+        // Generated by pydantic 2.14 for the same fields.
+        let source = r#"
+from typing import Annotated, Any, Dict, List, Literal, Optional, Union
+import typing
+from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("x")
+@mcp.tool()
+def t(
+    one: Literal["x"],
+    meta: dict[str, Any],
+    d2: Dict,
+    l2: List,
+    u: Union[int, str],
+    n: int | None,
+    desc: Annotated[str, Field(description="The thing", min_length=2)],
+    x: Any,
+    td: typing.Dict[str, str],
+    b: bytes = "x",
+    f: float = 1.5,
+    url2path: bool = False,
+    mixed: Literal[1, "a"] = 1,
+    items: Annotated[list[int], Field(max_length=3)] = [],
+):
+    pass
+"#;
+        let properties = &tools(source)[0]["inputSchema"]["properties"];
+        let expected = json!({
+            "one": {"const": "x", "title": "One", "type": "string"},
+            "meta": {"additionalProperties": true, "title": "Meta", "type": "object"},
+            "d2": {"additionalProperties": true, "title": "D2", "type": "object"},
+            "l2": {"items": {}, "title": "L2", "type": "array"},
+            "u": {"anyOf": [{"type": "integer"}, {"type": "string"}], "title": "U"},
+            "n": {"anyOf": [{"type": "integer"}, {"type": "null"}], "title": "N"},
+            "desc": {"description": "The thing", "minLength": 2, "title": "Desc", "type": "string"},
+            "x": {"title": "X"},
+            "b": {"default": "x", "format": "binary", "title": "B", "type": "string"},
+            "td": {"additionalProperties": {"type": "string"}, "title": "Td", "type": "object"},
+            "mixed": {"default": 1, "enum": [1, "a"], "title": "Mixed"},
+            "items": {"default": [], "items": {"type": "integer"}, "maxItems": 3, "title": "Items", "type": "array"},
+        });
+        for (key, schema) in expected.as_object().unwrap() {
+            assert_same(&properties[key], schema);
+        }
+    }
+
+    #[test]
+    fn what_cannot_be_read_statically_is_left_out_not_guessed() {
+        let source = r#"
+from mcp.server.fastmcp import FastMCP
+from .models import Query
+mcp = FastMCP("x")
+@mcp.tool()
+def model_parameter(query: Query) -> str:
+    """Takes a model defined elsewhere."""
+@mcp.tool(description=f"Built {VERSION}")
+def formatted(x: str): pass
+@mcp.tool()
+def splat(*args: str): pass
+@mcp.tool
+def bare(path: str):
+    """Read."""
+@server.tool()
+def readable(path: str):
+    "Read it."
+"#;
+        let read = tools(source);
+        let names: Vec<&str> = read
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["bare", "readable"]);
+        assert_eq!(read[1]["description"], "Read it.");
+        // The standalone FastMCP package shapes tools differently: not read.
+        let standalone = "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool\ndef f(x: str):\n    'F.'\n";
+        assert_eq!(tools(standalone), json!([]));
+    }
+
+    #[test]
+    fn docstring_words_are_located_in_the_file() {
+        let source = "from mcp.server.fastmcp import FastMCP\n@mcp.tool()\ndef f():\n    \"\"\"First line.\n\n    It will ALWAYS work.\n    \"\"\"\n";
+        let root = parse(source, Language::Python, None).unwrap();
+        let crate::parse::NodeKind::Array(tools) = &root.get("tools").unwrap().kind else {
+            panic!("no tools");
+        };
+        let description = tools[0].get("description").unwrap();
+        let crate::parse::NodeKind::String(text) = &description.kind else {
+            panic!("not a string");
+        };
+        let start = text.value.find("ALWAYS").unwrap();
+        let range = description.source_range(source, start..start + 6);
+        assert_eq!(&source[range], "ALWAYS");
+    }
+}
