@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Recall of tools read from server source (docs/sources.md): fetches each server of
-# bench/source-recall.txt from the npm registry at the version its live listing was captured
-# from, and compares what toolcheck reads from the package with that listing
-# (bench/source_recall.rs). Needs npm and ../shared/corpora (the listings).
+# bench/source-recall.txt from the npm registry or PyPI at the version its live listing was
+# captured from, and compares what toolcheck reads from the package with that listing
+# (bench/source_recall.rs). Needs npm, pip and ../shared/corpora (the listings).
 #   bash bench/source-recall.sh          (packages cached in target/source-recall/)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,8 +16,26 @@ while read -r listing package; do
     case "$listing" in '' | '#'*) continue ;; esac
     dir="$cache/$(printf '%s' "$package" | tr '/@' '__')"
     if [ ! -d "$dir" ]; then
-        tarball="$(cd "$cache" && npm pack --silent "$package" | tail -n 1)"
-        mkdir -p "$dir" && tar xzf "$cache/$tarball" -C "$dir" && rm "$cache/$tarball"
+        case "$package" in
+        *==*)
+            # PyPI: the wheel (or the source distribution) of that version, unpacked.
+            download="$cache/download"
+            rm -rf "$download" && mkdir -p "$download"
+            python3 -m pip download --quiet --no-deps --ignore-requires-python --dest "$download" "$package"
+            mkdir -p "$dir"
+            for file in "$download"/*; do
+                case "$file" in
+                *.whl | *.zip) python3 -m zipfile -e "$file" "$dir" ;;
+                *) tar xzf "$file" -C "$dir" ;;
+                esac
+            done
+            rm -rf "$download"
+            ;;
+        *)
+            tarball="$(cd "$cache" && npm pack --silent "$package" | tail -n 1)"
+            mkdir -p "$dir" && tar xzf "$cache/$tarball" -C "$dir" && rm "$cache/$tarball"
+            ;;
+        esac
     fi
     echo "${listing%.json} $corpora/mcp/$listing $dir" >> "$list"
 done < "$repo/bench/source-recall.txt"
