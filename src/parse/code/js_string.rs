@@ -3,14 +3,14 @@
 //! decoded byte back to the source (so a finding underlines the words in the `.ts` file).
 
 use super::super::Segment;
+use super::value::Decoded;
 
 /// The value of `raw` (one literal, or literals joined by `+` with whitespace, comments and
 /// parentheses between) starting at byte `base` of the file, and its segments. `None` for
 /// anything else: a substitution, a legacy octal escape, a lone surrogate, an unclosed literal.
 pub(crate) fn decode(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
     let bytes = raw.as_bytes();
-    let mut value = String::new();
-    let mut segments = Vec::new();
+    let mut out = Decoded::default();
     let mut pos = 0;
     let mut literals = 0;
     loop {
@@ -22,10 +22,10 @@ pub(crate) fn decode(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
         if !matches!(quote, b'"' | b'\'' | b'`') {
             return None;
         }
-        pos = literal(raw, pos, base, &mut value, &mut segments)?;
+        pos = literal(raw, pos, base, &mut out)?;
         literals += 1;
     }
-    (literals > 0).then_some((value, segments))
+    (literals > 0).then_some((out.value, out.segments))
 }
 
 /// The segments of `raw` alone (for [`super::super::Node::source_range`]).
@@ -55,67 +55,40 @@ fn skip_joins(raw: &str, mut pos: usize) -> Option<usize> {
     Some(pos)
 }
 
-/// Decodes the literal opening at `start` onto `value`, with its segments; returns where it
+/// Decodes the literal opening at `start` onto `out`; returns where it
 /// ends (past the closing quote).
-fn literal(
-    raw: &str,
-    start: usize,
-    base: usize,
-    value: &mut String,
-    segments: &mut Vec<Segment>,
-) -> Option<usize> {
+fn literal(raw: &str, start: usize, base: usize, out: &mut Decoded) -> Option<usize> {
     let bytes = raw.as_bytes();
     let quote = bytes[start];
     let template = quote == b'`';
     let mut pos = start + 1;
     let mut run = pos;
-    // Pushes the source `run..end` verbatim.
-    let flush = |value: &mut String, segments: &mut Vec<Segment>, run: usize, end: usize| {
-        if run < end {
-            let decoded = value.len();
-            value.push_str(&raw[run..end]);
-            segments.push(Segment {
-                decoded: decoded..value.len(),
-                source: base + run..base + end,
-                verbatim: true,
-            });
-        }
-    };
-    let push = |value: &mut String, segments: &mut Vec<Segment>, text: &str, source| {
-        let decoded = value.len();
-        value.push_str(text);
-        segments.push(Segment {
-            decoded: decoded..value.len(),
-            source,
-            verbatim: false,
-        });
-    };
     loop {
         let byte = *bytes.get(pos)?;
         match byte {
             _ if byte == quote => {
-                flush(value, segments, run, pos);
+                out.verbatim(raw, base, run, pos);
                 return Some(pos + 1);
             }
             b'\n' | b'\r' if !template => return None,
             b'$' if template && bytes.get(pos + 1) == Some(&b'{') => return None,
             // A template's line ends read as `\n` whatever the file's are.
             b'\r' => {
-                flush(value, segments, run, pos);
+                out.verbatim(raw, base, run, pos);
                 let end = pos
                     + if bytes.get(pos + 1) == Some(&b'\n') {
                         2
                     } else {
                         1
                     };
-                push(value, segments, "\n", base + pos..base + end);
+                out.escaped("\n", base + pos..base + end);
                 pos = end;
                 run = pos;
             }
             b'\\' => {
-                flush(value, segments, run, pos);
+                out.verbatim(raw, base, run, pos);
                 let (text, end) = escape(raw, pos)?;
-                push(value, segments, &text, base + pos..base + end);
+                out.escaped(&text, base + pos..base + end);
                 pos = end;
                 run = pos;
             }

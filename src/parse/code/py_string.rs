@@ -3,6 +3,7 @@
 //! concatenation), decoded with the segments that map each decoded byte back to the source.
 
 use super::super::Segment;
+use super::value::Decoded;
 
 /// The value of `raw` (one literal, or adjacent literals with whitespace, comments, parentheses
 /// and line continuations between) starting at byte `base` of the file, and its segments. `None`
@@ -10,8 +11,7 @@ use super::super::Segment;
 /// literal.
 pub(crate) fn decode(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
     let bytes = raw.as_bytes();
-    let mut value = String::new();
-    let mut segments = Vec::new();
+    let mut out = Decoded::default();
     let mut pos = 0;
     let mut literals = 0;
     loop {
@@ -19,10 +19,10 @@ pub(crate) fn decode(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
         if pos == bytes.len() {
             break;
         }
-        pos = literal(raw, pos, base, &mut value, &mut segments)?;
+        pos = literal(raw, pos, base, &mut out)?;
         literals += 1;
     }
-    (literals > 0).then_some((value, segments))
+    (literals > 0).then_some((out.value, out.segments))
 }
 
 /// The segments of `raw` alone (for [`super::super::Node::source_range`]).
@@ -48,15 +48,9 @@ fn skip_joins(raw: &str, mut pos: usize) -> usize {
     pos
 }
 
-/// Decodes the literal (prefix included) starting at `start` onto `value`, with its segments;
+/// Decodes the literal (prefix included) starting at `start` onto `out`;
 /// returns where it ends (past the closing quote).
-fn literal(
-    raw: &str,
-    start: usize,
-    base: usize,
-    value: &mut String,
-    segments: &mut Vec<Segment>,
-) -> Option<usize> {
+fn literal(raw: &str, start: usize, base: usize, out: &mut Decoded) -> Option<usize> {
     let bytes = raw.as_bytes();
     let mut pos = start;
     let (mut is_raw, mut is_format) = (false, false);
@@ -76,44 +70,23 @@ fn literal(
     let delimiter = if triple { 3 } else { 1 };
     pos += delimiter;
     let mut run = pos;
-    let flush = |value: &mut String, segments: &mut Vec<Segment>, run: usize, end: usize| {
-        if run < end {
-            let decoded = value.len();
-            value.push_str(&raw[run..end]);
-            segments.push(Segment {
-                decoded: decoded..value.len(),
-                source: base + run..base + end,
-                verbatim: true,
-            });
-        }
-    };
-    // One escape (or folded line end) written at `from..to`, decoded as `text`.
-    let escape = |value: &mut String, segments: &mut Vec<Segment>, text: &str, from, to| {
-        let decoded = value.len();
-        value.push_str(text);
-        segments.push(Segment {
-            decoded: decoded..value.len(),
-            source: base + from..base + to,
-            verbatim: false,
-        });
-    };
     loop {
         let &b = bytes.get(pos)?;
         if b == quote && (!triple || bytes.get(pos..pos + 3) == Some(&[quote; 3][..])) {
-            flush(value, segments, run, pos);
+            out.verbatim(raw, base, run, pos);
             return Some(pos + delimiter);
         }
         match b {
             b'\n' if !triple => return None,
             // The interpreter reads source with universal newlines.
             b'\r' => {
-                flush(value, segments, run, pos);
+                out.verbatim(raw, base, run, pos);
                 let end = if bytes.get(pos + 1) == Some(&b'\n') {
                     pos + 2
                 } else {
                     pos + 1
                 };
-                escape(value, segments, "\n", pos, end);
+                out.escaped("\n", base + pos..base + end);
                 pos = end;
                 run = pos;
             }
@@ -122,8 +95,8 @@ fn literal(
                 if bytes.get(pos + 1) != Some(&b) {
                     return None;
                 }
-                flush(value, segments, run, pos);
-                escape(value, segments, &raw[pos..pos + 1], pos, pos + 2);
+                out.verbatim(raw, base, run, pos);
+                out.escaped(&raw[pos..pos + 1], base + pos..base + pos + 2);
                 pos += 2;
                 run = pos;
             }
@@ -132,9 +105,9 @@ fn literal(
                 pos += if bytes.get(pos + 1).is_some() { 2 } else { 1 };
             }
             b'\\' => {
-                flush(value, segments, run, pos);
+                out.verbatim(raw, base, run, pos);
                 let (text, end) = unescape(raw, pos)?;
-                escape(value, segments, &text, pos, end);
+                out.escaped(&text, base + pos..base + end);
                 pos = end;
                 run = pos;
             }

@@ -1,7 +1,7 @@
 //! The values read from source before they become [`Node`]s: built without pointers (a zod
 //! schema is read before it is known where it goes), then placed under the root in one pass.
 
-use crate::parse::{Entry, Keys, Node, NodeKind, Pointer, Span, Str, StrStyle};
+use crate::parse::{Entry, Keys, Node, NodeKind, Pointer, Segment, Span, Str, StrStyle};
 
 #[derive(Debug, Clone)]
 pub(super) enum Value {
@@ -95,5 +95,38 @@ impl Value {
                 Node::new(NodeKind::Object(entries), span, pointer)
             }
         }
+    }
+}
+
+/// A string decoded from literals in source, with the segments that map its bytes back.
+#[derive(Default)]
+pub(super) struct Decoded {
+    pub value: String,
+    pub segments: Vec<Segment>,
+}
+
+impl Decoded {
+    /// Appends `raw[from..to]` as written; `raw` starts at byte `base` of the file.
+    pub fn verbatim(&mut self, raw: &str, base: usize, from: usize, to: usize) {
+        if from < to {
+            let decoded = self.value.len();
+            self.value.push_str(&raw[from..to]);
+            self.segments.push(Segment {
+                decoded: decoded..self.value.len(),
+                source: base + from..base + to,
+                verbatim: true,
+            });
+        }
+    }
+
+    /// Appends `text`, written as the escape (or line end) at `source`.
+    pub fn escaped(&mut self, text: &str, source: Span) {
+        let decoded = self.value.len();
+        self.value.push_str(text);
+        self.segments.push(Segment {
+            decoded: decoded..self.value.len(),
+            source,
+            verbatim: false,
+        });
     }
 }
