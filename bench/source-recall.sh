@@ -37,6 +37,9 @@ while read -r listing package; do
             ;;
         esac
     fi
-    echo "${listing%.json} $corpora/mcp/$listing $dir" >> "$list"
+    # Listings the corpora lack were captured with bench/capture-listing.py.
+    listed="$corpora/mcp/$listing"
+    [ -f "$repo/bench/listings/$listing" ] && listed="$repo/bench/listings/$listing"
+    echo "${listing%.json} $listed $dir" >> "$list"
 done < "$repo/bench/source-recall.txt"
 cargo run --quiet --release --example source_recall -- "$list"

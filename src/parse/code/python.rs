@@ -51,44 +51,24 @@ struct Reader<'t> {
 
 impl<'t> Reader<'t> {
     fn new(source: &'t str, tree: &'t tree_sitter::Tree) -> Self {
-        let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
         let mut official_fastmcp = true;
         let root = tree.root_node();
         let mut cursor = root.walk();
         for statement in root.named_children(&mut cursor) {
-            match statement.kind() {
-                "import_from_statement" | "import_statement" => {
-                    let module = statement
-                        .child_by_field_name("module_name")
-                        .or_else(|| statement.child_by_field_name("name"))
-                        .map(|name| &source[name.byte_range()]);
-                    if module.is_some_and(|m| m == "fastmcp" || m.starts_with("fastmcp.")) {
-                        official_fastmcp = false;
-                    }
+            if matches!(
+                statement.kind(),
+                "import_from_statement" | "import_statement"
+            ) {
+                let module = statement
+                    .child_by_field_name("module_name")
+                    .or_else(|| statement.child_by_field_name("name"))
+                    .map(|name| &source[name.byte_range()]);
+                if module.is_some_and(|m| m == "fastmcp" || m.starts_with("fastmcp.")) {
+                    official_fastmcp = false;
                 }
-                "expression_statement" => {
-                    let Some(assignment) = statement.named_child(0) else {
-                        continue;
-                    };
-                    if assignment.kind() != "assignment" {
-                        continue;
-                    }
-                    let (Some(left), Some(right)) = (
-                        assignment.child_by_field_name("left"),
-                        assignment.child_by_field_name("right"),
-                    ) else {
-                        continue;
-                    };
-                    if left.kind() == "identifier" {
-                        bindings
-                            .entry(&source[left.byte_range()])
-                            .and_modify(|bound| *bound = None)
-                            .or_insert(Some(right));
-                    }
-                }
-                _ => {}
             }
         }
+        let bindings = scope_bindings(source, root);
         Reader {
             source,
             bindings,
@@ -112,6 +92,22 @@ impl<'t> Reader<'t> {
             match node.kind() {
                 "parenthesized_expression" => node = node.named_child(0)?,
                 "identifier" => node = (*self.bindings.get(self.text(node))?)?,
+                "attribute" => {
+                    let object = node.child_by_field_name("object")?;
+                    let attribute = self.text(node.child_by_field_name("attribute")?);
+                    // `Tools.SEARCH.value`: the enum member's value, as `Tools.SEARCH` is read.
+                    if attribute == "value" && object.kind() == "attribute" {
+                        node = object;
+                        continue;
+                    }
+                    let class = self.resolve(object, depth + 1)?;
+                    if class.kind() != "class_definition" {
+                        return None;
+                    }
+                    node = scope_bindings(self.source, class)
+                        .get(attribute)
+                        .copied()??;
+                }
                 _ => return Some(node),
             }
         }
@@ -200,8 +196,8 @@ impl<'t> Reader<'t> {
         Some((!matches!(member.value, Value::Null(_))).then_some(member))
     }
 
-    /// `ToolAnnotations(readOnlyHint=True, …)` or a dict of the same keys: the hints given, in
-    /// the order the SDK's model sends them.
+    /// `ToolAnnotations(readOnlyHint=True, …)` (or `read_only_hint=True`, as SDK 2 names them) or
+    /// a dict of the same keys: the hints given, in the order the SDK's model sends them.
     fn annotations(&self, node: Ts<'t>) -> Option<Value> {
         const HINTS: [&str; 5] = [
             "title",
@@ -221,14 +217,14 @@ impl<'t> Reader<'t> {
                 }
                 let mut given = Vec::new();
                 for (key, value) in keywords {
-                    given.push((key.to_string(), key_span(value), self.literal(value, 0)?));
+                    given.push((camel_case(key), key_span(value), self.literal(value, 0)?));
                 }
                 given
             }
             "dictionary" => match self.literal(node, 0)? {
                 Value::Object(members, _) => members
                     .into_iter()
-                    .map(|member| (member.key, member.key_span, member.value))
+                    .map(|member| (camel_case(&member.key), member.key_span, member.value))
                     .collect(),
                 _ => return None,
             },
@@ -606,6 +602,8 @@ impl<'t> Reader<'t> {
                 "max_length" => field.lengths.push((false, literal()?)),
                 "pattern" => field.constraints.push(("pattern", literal()?)),
                 "examples" => field.constraints.push(("examples", literal()?)),
+                // Validation only: the schema is the same.
+                "strict" => {}
                 _ => return None,
             }
         }
@@ -644,6 +642,29 @@ impl<'t> Reader<'t> {
                         ("type", made("object", &span)),
                     ]),
                     "Any" => Some(Vec::new()),
+                    "AnyUrl" => Some(vec![
+                        ("format", made("uri", &span)),
+                        ("minLength", Value::Number(1.into(), span.clone())),
+                        ("type", made("string", &span)),
+                    ]),
+                    "HttpUrl" => Some(vec![
+                        ("format", made("uri", &span)),
+                        ("maxLength", Value::Number(2083.into(), span.clone())),
+                        ("minLength", Value::Number(1.into(), span.clone())),
+                        ("type", made("string", &span)),
+                    ]),
+                    "Path" | "datetime" | "date" | "UUID" => {
+                        let format = match name {
+                            "Path" => "path",
+                            "datetime" => "date-time",
+                            "date" => "date",
+                            _ => "uuid",
+                        };
+                        Some(vec![
+                            ("format", made(format, &span)),
+                            ("type", made("string", &span)),
+                        ])
+                    }
                     _ => None,
                 }
             }
@@ -674,6 +695,13 @@ impl<'t> Reader<'t> {
                     }
                     "list" | "List" | "Sequence" if arguments.len() == 1 => {
                         Some(vec![("items", item(0)?), ("type", made("array", &span))])
+                    }
+                    "set" | "Set" | "frozenset" | "FrozenSet" if arguments.len() == 1 => {
+                        Some(vec![
+                            ("items", item(0)?),
+                            ("type", made("array", &span)),
+                            ("uniqueItems", Value::Bool(true, span.clone())),
+                        ])
                     }
                     "dict" | "Dict" | "Mapping" if arguments.len() == 2 => {
                         let value =
@@ -843,6 +871,49 @@ fn made(text: &str, span: &Span) -> Value {
     Value::made(text, span.clone())
 }
 
+/// The names a module or a class body binds, to what: `NAME = value` and `class Name`; a name
+/// bound twice is bound to nothing (which of the two holds depends on the run).
+fn scope_bindings<'t>(source: &'t str, scope: Ts<'t>) -> HashMap<&'t str, Option<Ts<'t>>> {
+    let body = match scope.kind() {
+        "class_definition" => scope.child_by_field_name("body"),
+        _ => Some(scope),
+    };
+    let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
+    let Some(body) = body else {
+        return bindings;
+    };
+    let mut cursor = body.walk();
+    for statement in body.named_children(&mut cursor) {
+        let (name, value) = match statement.kind() {
+            "expression_statement" => {
+                let Some(assignment) = statement
+                    .named_child(0)
+                    .filter(|a| a.kind() == "assignment")
+                else {
+                    continue;
+                };
+                match (
+                    assignment.child_by_field_name("left"),
+                    assignment.child_by_field_name("right"),
+                ) {
+                    (Some(left), Some(right)) if left.kind() == "identifier" => (left, right),
+                    _ => continue,
+                }
+            }
+            "class_definition" => match statement.child_by_field_name("name") {
+                Some(name) => (name, statement),
+                None => continue,
+            },
+            _ => continue,
+        };
+        bindings
+            .entry(&source[name.byte_range()])
+            .and_modify(|bound| *bound = None)
+            .or_insert(Some(value));
+    }
+    bindings
+}
+
 /// A node with its `type` wrapper taken off.
 fn unwrap_type(node: Ts<'_>) -> Ts<'_> {
     match node.kind() {
@@ -870,6 +941,20 @@ fn key_span(value: Ts<'_>) -> Span {
         .filter(|parent| parent.kind() == "keyword_argument")
         .and_then(|parent| parent.child_by_field_name("name"))
         .map_or_else(|| value.byte_range(), |name| name.byte_range())
+}
+
+/// `read_only_hint` as `readOnlyHint`; a name without `_` as it is.
+fn camel_case(name: &str) -> String {
+    let mut parts = name.split('_');
+    let mut camel = parts.next().unwrap_or_default().to_string();
+    for part in parts {
+        let mut chars = part.chars();
+        if let Some(first) = chars.next() {
+            camel.extend(first.to_uppercase());
+            camel.push_str(chars.as_str());
+        }
+    }
+    camel
 }
 
 /// Python's `str.title()` of a field name with `_` as spaces, as pydantic titles fields:
@@ -1042,6 +1127,55 @@ def t(
         for (key, schema) in expected.as_object().unwrap() {
             assert_same(&properties[key], schema);
         }
+    }
+
+    #[test]
+    fn enum_names_class_constants_and_sdk_2_annotations_are_read() {
+        // As mcp-server-git and mcp-server-fetch write them for SDK 2's MCPServer.
+        let source = r#"
+from enum import Enum
+from mcp.server import MCPServer
+from mcp.types import ToolAnnotations
+from pydantic import AnyUrl, Field
+
+class GitTools(str, Enum):
+    STATUS = "git_status"
+    LOG = "git_log"
+
+class Limits:
+    DEFAULT = 10
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+def create_server() -> MCPServer:
+    server = MCPServer("git")
+
+    @server.tool(name=GitTools.STATUS.value, description="Shows the status", annotations=READ_ONLY)
+    def status(repo_path: str) -> str:
+        return ""
+
+    @server.tool(name=GitTools.LOG, annotations={"destructive_hint": False})
+    def log(url: Annotated[AnyUrl, Field(description="Where", strict=True)], n: int = Limits.DEFAULT, tags: set[str] = []) -> str:
+        """Shows the log."""
+        return ""
+"#;
+        let read = tools(source);
+        assert_eq!(read[0]["name"], "git_status");
+        assert_same(
+            &read[0]["annotations"],
+            &json!({"readOnlyHint": true, "openWorldHint": false}),
+        );
+        assert_eq!(read[1]["name"], "git_log");
+        assert_same(&read[1]["annotations"], &json!({"destructiveHint": false}));
+        // Generated by pydantic 2.14 for the same fields.
+        assert_same(
+            &read[1]["inputSchema"]["properties"],
+            &json!({
+                "url": {"description": "Where", "format": "uri", "minLength": 1, "title": "Url", "type": "string"},
+                "n": {"default": 10, "title": "N", "type": "integer"},
+                "tags": {"default": [], "items": {"type": "string"}, "title": "Tags", "type": "array", "uniqueItems": true},
+            }),
+        );
     }
 
     #[test]
