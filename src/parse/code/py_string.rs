@@ -1,6 +1,6 @@
 //! Python string literals as the interpreter reads them: `'…'`, `"…"`, `'''…'''`, `"""…"""`,
-//! with the `r` and `u` prefixes (and `f` without replacement fields), alone or adjacent (implicit
-//! concatenation), decoded with the segments that map each decoded byte back to the source.
+//! with the `r`, `u` and `f` prefixes (an f-string's fields each a name whose value is read),
+//! alone or adjacent (implicit concatenation), decoded with the segments that map each decoded byte back to the source.
 
 use super::super::Segment;
 use super::value::Decoded;
@@ -10,6 +10,17 @@ use super::value::Decoded;
 /// for anything else: bytes, an f-string with a replacement field, a `\N{…}` escape, an unclosed
 /// literal.
 pub(crate) fn decode(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
+    decode_with(raw, base, &mut |_| None)
+}
+
+/// As [`decode`], with each replacement field of an f-string that names a value
+/// (`{DEFAULT_LIMIT}`, `{Limits.MAX}`, without conversion or format spec) replaced by what
+/// `field` gives for the name; `None` from it, or any other field, and nothing is decoded.
+pub(crate) fn decode_with(
+    raw: &str,
+    base: usize,
+    field: &mut dyn FnMut(&str) -> Option<String>,
+) -> Option<(String, Vec<Segment>)> {
     let bytes = raw.as_bytes();
     let mut out = Decoded::default();
     let mut pos = 0;
@@ -19,7 +30,7 @@ pub(crate) fn decode(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
         if pos == bytes.len() {
             break;
         }
-        pos = literal(raw, pos, base, &mut out)?;
+        pos = literal(raw, pos, base, &mut out, field)?;
         literals += 1;
     }
     (literals > 0).then_some((out.value, out.segments))
@@ -48,9 +59,15 @@ fn skip_joins(raw: &str, mut pos: usize) -> usize {
     pos
 }
 
-/// Decodes the literal (prefix included) starting at `start` onto `out`;
-/// returns where it ends (past the closing quote).
-fn literal(raw: &str, start: usize, base: usize, out: &mut Decoded) -> Option<usize> {
+/// Decodes the literal (prefix included) starting at `start` onto `out`, an f-string's fields by
+/// `field`; returns where it ends (past the closing quote).
+fn literal(
+    raw: &str,
+    start: usize,
+    base: usize,
+    out: &mut Decoded,
+    field: &mut dyn FnMut(&str) -> Option<String>,
+) -> Option<usize> {
     let bytes = raw.as_bytes();
     let mut pos = start;
     let (mut is_raw, mut is_format) = (false, false);
@@ -91,13 +108,26 @@ fn literal(raw: &str, start: usize, base: usize, out: &mut Decoded) -> Option<us
                 run = pos;
             }
             b'{' | b'}' if is_format => {
-                // `{{` and `}}` stand for one brace; a lone one opens a replacement field.
-                if bytes.get(pos + 1) != Some(&b) {
+                out.verbatim(raw, base, run, pos);
+                // `{{` and `}}` stand for one brace; a lone `{` opens a replacement field.
+                if bytes.get(pos + 1) == Some(&b) {
+                    out.escaped(&raw[pos..pos + 1], base + pos..base + pos + 2);
+                    pos += 2;
+                } else if b == b'{' {
+                    let end = pos + raw[pos..].find('}')?;
+                    let name = raw[pos + 1..end].trim();
+                    let is_name = !name.is_empty()
+                        && name
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+                    if !is_name {
+                        return None;
+                    }
+                    out.escaped(&field(name)?, base + pos..base + end + 1);
+                    pos = end + 1;
+                } else {
                     return None;
                 }
-                out.verbatim(raw, base, run, pos);
-                out.escaped(&raw[pos..pos + 1], base + pos..base + pos + 2);
-                pos += 2;
                 run = pos;
             }
             b'\\' if is_raw => {
@@ -190,6 +220,33 @@ mod tests {
         assert_eq!(value("f\"{{x}}\"").as_deref(), Some("{x}"));
         assert_eq!(value("\"\"\"a\r\nb\"\"\"").as_deref(), Some("a\nb"));
         assert_eq!(value("''").as_deref(), Some(""));
+    }
+
+    #[test]
+    fn f_string_fields_that_name_values_are_replaced() {
+        let mut field = |name: &str| match name {
+            "LIMIT" => Some("50".to_string()),
+            "Tools.SEARCH" => Some("search".to_string()),
+            _ => None,
+        };
+        let decoded = decode_with(
+            "f\"Up to {LIMIT} ({ Tools.SEARCH }), {{x}}\"",
+            0,
+            &mut field,
+        );
+        assert_eq!(
+            decoded.map(|(value, _)| value).as_deref(),
+            Some("Up to 50 (search), {x}")
+        );
+        for raw in [
+            "f\"{OTHER}\"",
+            "f\"{LIMIT!r}\"",
+            "f\"{LIMIT:>4}\"",
+            "f\"{LIMIT + 1}\"",
+            "f\"{LIMIT\"",
+        ] {
+            assert_eq!(decode_with(raw, 0, &mut field), None, "{raw}");
+        }
     }
 
     #[test]

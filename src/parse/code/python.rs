@@ -108,10 +108,56 @@ impl<'t> Reader<'t> {
                         .get(attribute)
                         .copied()??;
                 }
+                // `_paper_id_property()`: a function of no parameters that returns a value.
+                "call" => match self.returned(node) {
+                    Some(returned) => node = returned,
+                    None => return Some(node),
+                },
                 _ => return Some(node),
             }
         }
         None
+    }
+
+    /// What a call of a module's function without parameters returns, when its body (after
+    /// its docstring) is one `return`.
+    fn returned(&self, call: Ts<'t>) -> Option<Ts<'t>> {
+        let callee = call.child_by_field_name("function")?;
+        let arguments = call.child_by_field_name("arguments")?;
+        if callee.kind() != "identifier" || arguments.named_child_count() != 0 {
+            return None;
+        }
+        let function = (*self.bindings.get(self.text(callee))?)?;
+        if function.kind() != "function_definition"
+            || function
+                .child_by_field_name("parameters")?
+                .named_child_count()
+                != 0
+        {
+            return None;
+        }
+        let body = function.child_by_field_name("body")?;
+        let mut cursor = body.walk();
+        let statements: Vec<Ts<'t>> = body
+            .named_children(&mut cursor)
+            .filter(|statement| statement.kind() != "comment")
+            .collect();
+        let statement = match statements.as_slice() {
+            [statement] => *statement,
+            [docstring, statement]
+                if docstring.kind() == "expression_statement"
+                    && docstring
+                        .named_child(0)
+                        .is_some_and(|s| s.kind() == "string") =>
+            {
+                *statement
+            }
+            _ => return None,
+        };
+        if statement.kind() != "return_statement" {
+            return None;
+        }
+        statement.named_child(0)
     }
 
     /// The keyword arguments of a call (`name=value`), and its positional ones.
@@ -163,6 +209,11 @@ impl<'t> Reader<'t> {
         if !positional.is_empty() {
             return None;
         }
+        // SDK 2 names the fields in snake_case (`input_schema=`), SDK 1 as they are sent.
+        let keywords: HashMap<String, Ts<'t>> = keywords
+            .into_iter()
+            .map(|(key, value)| (camel_case(key), value))
+            .collect();
         let name = keywords.get("name")?;
         let input_schema = keywords.get("inputSchema")?;
         let mut members = vec![self.member("name", *name)?];
@@ -251,7 +302,7 @@ impl<'t> Reader<'t> {
         let node = self.resolve(node, depth)?;
         let span = node.byte_range();
         match node.kind() {
-            "string" | "concatenated_string" => self.string(node),
+            "string" | "concatenated_string" => self.string(node, depth),
             "integer" | "float" => {
                 let text = self.text(node).replace('_', "");
                 let number = if node.kind() == "integer" {
@@ -295,6 +346,20 @@ impl<'t> Reader<'t> {
                                 }
                             }
                         }
+                        // `{**common, "x": …}`: the keys of another dict, in its order.
+                        "dictionary_splat" => {
+                            let Value::Object(spread, _) =
+                                self.literal(pair.named_child(0)?, depth + 1)?
+                            else {
+                                return None;
+                            };
+                            for member in spread {
+                                match members.iter_mut().find(|m| m.key == member.key) {
+                                    Some(existing) => existing.value = member.value,
+                                    None => members.push(member),
+                                }
+                            }
+                        }
                         "comment" => {}
                         _ => return None,
                     }
@@ -316,13 +381,44 @@ impl<'t> Reader<'t> {
     }
 
     /// A string literal, or adjacent ones, with the segments that locate its words.
-    fn string(&self, node: Ts<'t>) -> Option<Value> {
-        let (value, _) = super::py_string::decode(self.text(node), node.start_byte())?;
-        Some(Value::Str {
-            value,
-            raw: node.byte_range(),
-            style: StrStyle::Py,
-        })
+    /// An f-string's fields that name values read statically are replaced by their text; the
+    /// string then maps to the whole literal.
+    fn string(&self, node: Ts<'t>, depth: usize) -> Option<Value> {
+        let (text, start) = (self.text(node), node.start_byte());
+        if let Some((value, _)) = super::py_string::decode(text, start) {
+            return Some(Value::Str {
+                value,
+                raw: node.byte_range(),
+                style: StrStyle::Py,
+            });
+        }
+        let mut field = |name: &str| self.field_text(name, depth + 1);
+        let (value, _) = super::py_string::decode_with(text, start, &mut field)?;
+        Some(Value::made(&value, node.byte_range()))
+    }
+
+    /// What an f-string's `{NAME}` or `{Class.NAME}` becomes: a string as it is, an integer,
+    /// `True`, `False` or `None` as Python formats them.
+    fn field_text(&self, name: &str, depth: usize) -> Option<String> {
+        let mut parts = name.split('.');
+        let mut node = (*self.bindings.get(parts.next()?)?)?;
+        for part in parts {
+            if part == "value" {
+                continue;
+            }
+            let class = self.resolve(node, depth)?;
+            if class.kind() != "class_definition" {
+                return None;
+            }
+            node = scope_bindings(self.source, class).get(part).copied()??;
+        }
+        match self.literal(node, depth)? {
+            Value::Str { value, .. } => Some(value),
+            Value::Number(number, _) if number.is_i64() => Some(number.to_string()),
+            Value::Bool(b, _) => Some(if b { "True" } else { "False" }.to_string()),
+            Value::Null(_) => Some("None".to_string()),
+            _ => None,
+        }
     }
 
     /// `@mcp.tool(…)` on a function: the tool the official SDK's FastMCP makes of it.
@@ -409,7 +505,7 @@ impl<'t> Reader<'t> {
         let expression = first.named_child(0)?;
         match expression.kind() {
             // An f-string is no docstring; neither is bytes.
-            "string" | "concatenated_string" => Some(self.string(expression)),
+            "string" | "concatenated_string" => Some(self.string(expression, 0)),
             _ => Some(None),
         }
     }
@@ -871,7 +967,7 @@ fn made(text: &str, span: &Span) -> Value {
     Value::made(text, span.clone())
 }
 
-/// The names a module or a class body binds, to what: `NAME = value` and `class Name`; a name
+/// The names a module or a class body binds, to what: `NAME = value`, `class Name` and `def name`; a name
 /// bound twice is bound to nothing (which of the two holds depends on the run).
 fn scope_bindings<'t>(source: &'t str, scope: Ts<'t>) -> HashMap<&'t str, Option<Ts<'t>>> {
     let body = match scope.kind() {
@@ -900,10 +996,12 @@ fn scope_bindings<'t>(source: &'t str, scope: Ts<'t>) -> HashMap<&'t str, Option
                     _ => continue,
                 }
             }
-            "class_definition" => match statement.child_by_field_name("name") {
-                Some(name) => (name, statement),
-                None => continue,
-            },
+            "class_definition" | "function_definition" => {
+                match statement.child_by_field_name("name") {
+                    Some(name) => (name, statement),
+                    None => continue,
+                }
+            }
             _ => continue,
         };
         bindings
@@ -1176,6 +1274,47 @@ def create_server() -> MCPServer:
                 "tags": {"default": [], "items": {"type": "string"}, "title": "Tags", "type": "array", "uniqueItems": true},
             }),
         );
+    }
+
+    #[test]
+    fn f_string_constants_and_property_helpers_are_read() {
+        // As arxiv-mcp-server writes its tools, and mcp-pandoc its SDK 2 `input_schema`.
+        let source = r#"
+import mcp.types as types
+DEFAULT_MAX = 50
+PAGE = {"start": {"type": "integer"}, "paper_id": {"type": "integer"}}
+
+def _paper_id_property() -> dict[str, Any]:
+    """The paper id, as every tool takes it."""
+    return {"type": "string", "description": "The arXiv id"}
+
+def _with_parameter(name):
+    return {"type": "string"}
+
+tool = types.Tool(
+    name="citations",
+    description=(
+        "Return papers citing a paper "
+        f"(default {DEFAULT_MAX}, {{bounded}})."
+    ),
+    input_schema={"type": "object", "properties": {"paper_id": _paper_id_property(), **PAGE}},
+)
+other = types.Tool(name="b", description=f"{missing}", inputSchema={})
+third = types.Tool(name="c", description="C.", inputSchema={"properties": {"x": _with_parameter("x")}})
+"#;
+        let read = tools(source);
+        assert_eq!(read.as_array().unwrap().len(), 1, "{read}");
+        assert_eq!(
+            read[0]["description"],
+            "Return papers citing a paper (default 50, {bounded})."
+        );
+        assert_same(
+            &read[0]["inputSchema"],
+            &json!({"type": "object", "properties": {"paper_id": {"type": "integer"}, "start": {"type": "integer"}}}),
+        );
+        // f-strings that name themselves end the read.
+        let cycle = "import mcp.types as types\nA = f\"{B}\"\nB = f\"{A}\"\nt = types.Tool(name=A, inputSchema={})\n";
+        assert_eq!(tools(cycle), json!([]));
     }
 
     #[test]
