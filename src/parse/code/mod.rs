@@ -94,6 +94,11 @@ pub(super) fn py_string_segments(raw: &str, base: usize) -> Option<Vec<Segment>>
     py_string::segments(raw, base)
 }
 
+/// The segments of a Python docstring cleaned as `inspect.cleandoc` cleans it.
+pub(super) fn py_docstring_segments(raw: &str, base: usize) -> Option<Vec<Segment>> {
+    py_string::cleaned(raw, base).map(|(_, segments)| segments)
+}
+
 /// The parse error of a file the parser gave up on.
 fn gave_up(language: &str) -> ParseError {
     ParseError {

@@ -2,6 +2,8 @@
 //! with the `r`, `u` and `f` prefixes (an f-string's fields each a name whose value is read),
 //! alone or adjacent (implicit concatenation), decoded with the segments that map each decoded byte back to the source.
 
+use std::ops::Range;
+
 use super::super::Segment;
 use super::value::Decoded;
 
@@ -39,6 +41,88 @@ pub(crate) fn decode_with(
 /// The segments of `raw` alone (for [`super::super::Node::source_range`]).
 pub(crate) fn segments(raw: &str, base: usize) -> Option<Vec<Segment>> {
     decode(raw, base).map(|(_, segments)| segments)
+}
+
+/// A docstring (`raw`, one literal) as `inspect.cleandoc` leaves it, which is how FastMCP
+/// describes a tool, with its segments: the first line's leading whitespace and the other lines'
+/// common indentation dropped, and blank lines at either end. `None` for a docstring with tabs
+/// (cleandoc expands them), or one that does not decode.
+pub(crate) fn cleaned(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
+    let (value, segments) = decode(raw, base)?;
+    if value.contains('\t') {
+        return None;
+    }
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in value.split('\n') {
+        lines.push(start..start + line.len());
+        start += line.len() + 1;
+    }
+    let indent = |line: &Range<usize>| {
+        value[line.clone()]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .count()
+    };
+    let margin = lines
+        .iter()
+        .skip(1)
+        .filter(|line| value[(*line).clone()].chars().any(|c| !c.is_whitespace()))
+        .map(indent)
+        .min();
+    let mut kept: Vec<Range<usize>> = lines
+        .iter()
+        .enumerate()
+        .map(|(index, line)| {
+            let skip = if index == 0 {
+                indent(line)
+            } else {
+                margin.unwrap_or(0)
+            };
+            let text = &value[line.clone()];
+            let offset = text
+                .char_indices()
+                .nth(skip)
+                .map_or(text.len(), |(offset, _)| offset);
+            line.start + offset..line.end
+        })
+        .collect();
+    while kept.last().is_some_and(|line| line.is_empty()) {
+        kept.pop();
+    }
+    let leading = kept.iter().take_while(|line| line.is_empty()).count();
+    let mut out = Decoded::default();
+    for (index, line) in kept[leading..].iter().enumerate() {
+        if index > 0 {
+            // The line end before this line, as it is in the decoded docstring.
+            let end = kept[leading + index - 1].end;
+            let newline = value[end..].find('\n')? + end;
+            piece(&value, &segments, newline..newline + 1, &mut out)?;
+        }
+        piece(&value, &segments, line.clone(), &mut out)?;
+    }
+    Some((out.value, out.segments))
+}
+
+/// Appends `value[range]` to `out` with the part of `segments` that maps it; `None` where the
+/// range cuts an escape, which maps only as a whole.
+fn piece(value: &str, segments: &[Segment], range: Range<usize>, out: &mut Decoded) -> Option<()> {
+    for segment in segments {
+        let from = segment.decoded.start.max(range.start);
+        let to = segment.decoded.end.min(range.end);
+        if from >= to {
+            continue;
+        }
+        if segment.verbatim {
+            let offset = segment.source.start - segment.decoded.start;
+            out.verbatim_at(&value[from..to], from + offset);
+        } else if from == segment.decoded.start && to == segment.decoded.end {
+            out.escaped(&value[from..to], segment.source.clone());
+        } else {
+            return None;
+        }
+    }
+    Some(())
 }
 
 /// Past whitespace, comments, parentheses and line continuations from `pos`.
@@ -247,6 +331,21 @@ mod tests {
         ] {
             assert_eq!(decode_with(raw, 0, &mut field), None, "{raw}");
         }
+    }
+
+    #[test]
+    fn cleaned_docstrings_map_each_word_to_its_source() {
+        let raw = "\"\"\"\n    Search.\n\n      Will \\\"ALWAYS\\\" work.\n    \"\"\"";
+        let (value, segments) = cleaned(raw, 0).unwrap();
+        assert_eq!(value, "Search.\n\n  Will \"ALWAYS\" work.");
+        let start = value.find("ALWAYS").unwrap();
+        let segment = segments
+            .iter()
+            .find(|s| s.decoded.contains(&start))
+            .unwrap();
+        let source = segment.source.start + start - segment.decoded.start;
+        assert_eq!(&raw[source..source + 6], "ALWAYS");
+        assert_eq!(cleaned("\"\"\"a\n\tb\"\"\"", 0), None);
     }
 
     #[test]

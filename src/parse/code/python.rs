@@ -30,7 +30,7 @@ pub(super) fn tools(source: &str) -> Result<Node, ParseError> {
     each_node(&tree, |node| {
         reader.budget.set(STEPS_PER_REGISTRATION);
         let tool = match node.kind() {
-            "decorated_definition" if reader.official_fastmcp => reader.decorated_tool(node),
+            "decorated_definition" => reader.decorated_tool(node),
             "call" => reader.tool_literal(node),
             _ => None,
         };
@@ -43,15 +43,14 @@ struct Reader<'t> {
     source: &'t str,
     /// Names assigned once at module level, and what they are assigned.
     bindings: HashMap<&'t str, Option<Ts<'t>>>,
-    /// Whether the file may use the official SDK's FastMCP (it does not import the standalone
-    /// package's).
-    official_fastmcp: bool,
+    /// Whose `@tool` decorator the file's are.
+    framework: Framework,
     budget: Cell<usize>,
 }
 
 impl<'t> Reader<'t> {
     fn new(source: &'t str, tree: &'t tree_sitter::Tree) -> Self {
-        let mut official_fastmcp = true;
+        let mut framework = Framework::Sdk;
         let root = tree.root_node();
         let mut cursor = root.walk();
         for statement in root.named_children(&mut cursor) {
@@ -64,7 +63,7 @@ impl<'t> Reader<'t> {
                     .or_else(|| statement.child_by_field_name("name"))
                     .map(|name| &source[name.byte_range()]);
                 if module.is_some_and(|m| m == "fastmcp" || m.starts_with("fastmcp.")) {
-                    official_fastmcp = false;
+                    framework = Framework::FastMcp;
                 }
             }
         }
@@ -72,7 +71,7 @@ impl<'t> Reader<'t> {
         Reader {
             source,
             bindings,
-            official_fastmcp,
+            framework,
             budget: Cell::new(STEPS_PER_REGISTRATION),
         }
     }
@@ -437,6 +436,32 @@ impl<'t> Reader<'t> {
             "call" => self.arguments(decorator),
             _ => Default::default(),
         };
+        let fastmcp = self.framework == Framework::FastMcp;
+        // Arguments that change the tool in ways not read (`exclude_args`, `output_schema`, …).
+        let known: &[&str] = match self.framework {
+            Framework::Sdk => &[
+                "name",
+                "title",
+                "description",
+                "annotations",
+                "structured_output",
+                "icons",
+                "meta",
+            ],
+            Framework::FastMcp => &[
+                "name",
+                "title",
+                "description",
+                "annotations",
+                "tags",
+                "icons",
+                "meta",
+                "enabled",
+            ],
+        };
+        if keywords.keys().any(|key| !known.contains(key)) {
+            return None;
+        }
         let name_node = function.child_by_field_name("name")?;
         let function_name = self.text(name_node);
         // `tool(name=None, title=None, description=None, annotations=None, …)`.
@@ -458,18 +483,38 @@ impl<'t> Reader<'t> {
         };
         let name_span = name.span();
         members.push(Member::new("name", name_span.clone(), name));
-        if let Some(title) = argument(1, "title")
-            && let Some(member) = self.optional_member("title", title)?
-        {
-            members.push(member);
+        let title = match argument(1, "title") {
+            Some(title) => self.optional_member("title", title)?,
+            None => None,
+        };
+        if let Some(title) = title {
+            members.push(title);
+        } else if fastmcp {
+            // FastMCP titles every tool after its name, as some clients drop untitled ones.
+            let name = members[0].value.as_str()?.replace('-', "_");
+            members.push(Member::new(
+                "title",
+                name_span.clone(),
+                made(&title_case(&name), &name_span),
+            ));
         }
         let description = match argument(2, "description").map(|node| self.literal(node, 0)) {
-            Some(Some(Value::Null(_))) | None => self.docstring(function)?,
+            Some(Some(Value::Null(_))) | None => match (self.docstring(function)?, fastmcp) {
+                (Some(docstring), true) => Some(fastmcp_description(docstring, self.source)?),
+                (docstring, _) => docstring,
+            },
             Some(Some(value @ Value::Str { .. })) => Some(value),
             Some(_) => return None,
         };
-        let description = description.unwrap_or_else(|| Value::made("", name_node.byte_range()));
-        members.push(Member::new("description", description.span(), description));
+        // The SDK sends `""` for no docstring; FastMCP sends no description.
+        let description = match description {
+            Some(description) => Some(description),
+            None if fastmcp => None,
+            None => Some(Value::made("", name_node.byte_range())),
+        };
+        if let Some(description) = description {
+            members.push(Member::new("description", description.span(), description));
+        }
         let schema = self.arguments_schema(function, function_name, name_node.byte_range())?;
         members.push(Member::new("inputSchema", name_span.clone(), schema));
         let structured = keywords
@@ -547,13 +592,15 @@ impl<'t> Reader<'t> {
             }
             let name_span = name.byte_range();
             let mut field = Field::default();
+            let fastmcp = self.framework == Framework::FastMcp;
             let mut schema = match annotation {
                 Some(annotation) => self.type_schema(annotation, &mut field, 0)?,
                 // No annotation: the SDK gives `{"title": name, "type": "string"}`.
-                None => {
+                None if !fastmcp => {
                     field.title = Some(Value::made(name_text, name_span.clone()));
                     vec![("type", made("string", &name_span))]
                 }
+                None => return None,
             };
             if let Some(default) = default {
                 self.default(default, &mut field)?;
@@ -563,6 +610,10 @@ impl<'t> Reader<'t> {
             }
             let is_required = field.default.is_none();
             field.apply(&mut schema);
+            // FastMCP prunes the titles pydantic gives.
+            if fastmcp {
+                schema.retain(|(key, _)| *key != "title");
+            }
             properties.push(Member::new(
                 name_text,
                 name_span.clone(),
@@ -572,28 +623,33 @@ impl<'t> Reader<'t> {
                 required.push(Value::made(name_text, name_span));
             }
         }
-        let mut schema = vec![Member::new(
-            "properties",
-            at.clone(),
-            Value::Object(properties, at.clone()),
-        )];
-        if !required.is_empty() {
-            schema.push(Member::new(
-                "required",
-                at.clone(),
-                Value::Array(required, at.clone()),
-            ));
-        }
-        schema.push(Member::new(
-            "title",
-            at.clone(),
-            Value::made(&format!("{function_name}Arguments"), at.clone()),
-        ));
-        schema.push(Member::new(
-            "type",
-            at.clone(),
-            Value::made("object", at.clone()),
-        ));
+        let member = |key: &str, value: Value| Member::new(key, at.clone(), value);
+        let properties = member("properties", Value::Object(properties, at.clone()));
+        let required =
+            (!required.is_empty()).then(|| member("required", Value::Array(required, at.clone())));
+        let schema = match self.framework {
+            Framework::Sdk => [Some(properties), required]
+                .into_iter()
+                .flatten()
+                .chain([
+                    member("title", made(&format!("{function_name}Arguments"), &at)),
+                    member("type", made("object", &at)),
+                ])
+                .collect(),
+            // FastMCP closes the object and sends its keys in this order.
+            Framework::FastMcp => [
+                Some(member("type", made("object", &at))),
+                Some(member(
+                    "additionalProperties",
+                    Value::Bool(false, at.clone()),
+                )),
+                Some(properties),
+                required,
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+        };
         Some(Value::Object(schema, at))
     }
 
@@ -605,43 +661,57 @@ impl<'t> Reader<'t> {
         let annotation = function.child_by_field_name("return_type")?;
         let span = annotation.byte_range();
         let node = unwrap_type(annotation);
+        let fastmcp = self.framework == Framework::FastMcp;
+        let is_dict = |node: Ts<'t>| matches!(self.last_name(node), Some("dict" | "Dict"));
         if matches!(node.kind(), "generic_type" | "subscript") {
             let (base, arguments) = self.generic(node)?;
-            if matches!(self.last_name(base)?, "dict" | "Dict") && arguments.len() == 2 {
+            if is_dict(base) && arguments.len() == 2 {
                 let mut schema = self.type_schema(node, &mut Field::default(), 0)?;
-                schema.push(("title", made(&format!("{function_name}DictOutput"), &span)));
+                if !fastmcp {
+                    schema.push(("title", made(&format!("{function_name}DictOutput"), &span)));
+                }
                 return Some(sorted(schema, &span));
             }
         }
-        if matches!(self.last_name(node), Some("dict" | "Dict")) {
-            return None;
+        if is_dict(node) {
+            // FastMCP sends a bare `dict` as an open object; the SDK sends no schema.
+            let schema = self.type_schema(node, &mut Field::default(), 0)?;
+            return fastmcp.then(|| sorted(schema, &span));
         }
         let mut field = Field::default();
         let mut result = self.type_schema(node, &mut field, 0)?;
-        field.title = field.title.or_else(|| Some(made("Result", &span)));
+        if !fastmcp {
+            field.title = field.title.or_else(|| Some(made("Result", &span)));
+        } else if result
+            .iter()
+            .any(|(_, value)| value.as_str() == Some("null"))
+        {
+            return None;
+        }
         field.apply(&mut result);
-        let properties = vec![Member::new("result", span.clone(), sorted(result, &span))];
-        Some(Value::Object(
-            vec![
-                Member::new(
-                    "properties",
-                    span.clone(),
-                    Value::Object(properties, span.clone()),
-                ),
-                Member::new(
-                    "required",
-                    span.clone(),
-                    Value::Array(vec![made("result", &span)], span.clone()),
-                ),
-                Member::new(
-                    "title",
-                    span.clone(),
-                    made(&format!("{function_name}Output"), &span),
-                ),
-                Member::new("type", span.clone(), made("object", &span)),
-            ],
-            span,
-        ))
+        let member = |key: &str, value: Value| Member::new(key, span.clone(), value);
+        let properties = vec![member("result", sorted(result, &span))];
+        let mut schema = vec![
+            member("properties", Value::Object(properties, span.clone())),
+            member(
+                "required",
+                Value::Array(vec![made("result", &span)], span.clone()),
+            ),
+        ];
+        if fastmcp {
+            schema.push(member("type", made("object", &span)));
+            schema.push(member(
+                "x-fastmcp-wrap-result",
+                Value::Bool(true, span.clone()),
+            ));
+        } else {
+            schema.push(member(
+                "title",
+                made(&format!("{function_name}Output"), &span),
+            ));
+            schema.push(member("type", made("object", &span)));
+        }
+        Some(Value::Object(schema, span))
     }
 
     /// Whether a parameter's annotation is FastMCP's `Context` (the SDK passes it; no field).
@@ -908,6 +978,107 @@ impl<'t> Reader<'t> {
     }
 }
 
+/// Whose `@tool` decorator a file uses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Framework {
+    /// The official SDK's FastMCP (`mcp.server.fastmcp`, SDK 2's `MCPServer`).
+    Sdk,
+    /// FastMCP the standalone package (`from fastmcp import FastMCP`), as its current release
+    /// makes tools.
+    FastMcp,
+}
+
+/// The description FastMCP makes of a docstring (read from `source`): `inspect.getdoc`'s
+/// cleaned text, mapped word for word to the docstring. `None` for one with sections (`Args:`, `Returns:`, …), which FastMCP splits with
+/// a parser of its own: not guessed.
+fn fastmcp_description(docstring: Value, source: &str) -> Option<Value> {
+    let text = cleandoc(docstring.as_str()?);
+    let lines: Vec<&str> = text.lines().collect();
+    let has_sections = lines.iter().enumerate().any(|(index, line)| {
+        let line = line.trim_end();
+        let heading = line.strip_suffix(':').is_some_and(|heading| {
+            !heading.is_empty()
+                && heading.chars().all(|c| c.is_alphanumeric() || c == ' ')
+                && !heading.starts_with(' ')
+        });
+        let underlined = lines
+            .get(index + 1)
+            .is_some_and(|next| next.trim().len() >= 3 && next.trim().chars().all(|c| c == '-'));
+        heading || underlined || line.trim_start().starts_with(":param")
+    });
+    if has_sections {
+        return None;
+    }
+    let raw = docstring.span();
+    // Mapped word for word where the docstring's source is at hand and cleans the same.
+    if let Value::Str {
+        style: StrStyle::Py,
+        ..
+    } = docstring
+        && let Some((value, _)) = super::py_string::cleaned(&source[raw.clone()], raw.start)
+        && value == text
+    {
+        return Some(Value::Str {
+            value,
+            raw,
+            style: StrStyle::PyDoc,
+        });
+    }
+    Some(Value::made(&text, raw))
+}
+
+/// Python's `inspect.cleandoc`: tabs expanded, the first line's leading whitespace and the
+/// other lines' common indentation removed, blank lines at either end dropped.
+fn cleandoc(doc: &str) -> String {
+    let expanded: Vec<String> = doc.split('\n').map(expand_tabs).collect();
+    let margin = expanded
+        .iter()
+        .skip(1)
+        .filter_map(|line| {
+            let content = line.trim_start().chars().count();
+            (content > 0).then(|| line.chars().count() - content)
+        })
+        .min();
+    let mut lines: Vec<String> = expanded
+        .iter()
+        .enumerate()
+        .map(|(index, line)| match (index, margin) {
+            (0, _) => line.trim_start().to_string(),
+            (_, Some(margin)) => line.chars().skip(margin).collect(),
+            (_, None) => line.clone(),
+        })
+        .collect();
+    while lines.last().is_some_and(|line| line.is_empty()) {
+        lines.pop();
+    }
+    let leading = lines.iter().take_while(|line| line.is_empty()).count();
+    lines[leading..].join("\n")
+}
+
+/// A line with its tabs expanded to Python's default stops of 8.
+fn expand_tabs(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut column = 0;
+    for c in line.chars() {
+        match c {
+            '\t' => {
+                let spaces = 8 - column % 8;
+                out.extend(std::iter::repeat_n(' ', spaces));
+                column += spaces;
+            }
+            '\r' | '\n' => {
+                out.push(c);
+                column = 0;
+            }
+            _ => {
+                out.push(c);
+                column += 1;
+            }
+        }
+    }
+    out
+}
+
 /// Keys of a schema before they are sorted.
 type Schema = Vec<(&'static str, Value)>;
 
@@ -1114,6 +1285,30 @@ mod tests {
         assert_same(
             &tools(&fixture("server.py")),
             &listing("server.listing.json"),
+        );
+    }
+
+    #[test]
+    fn standalone_fastmcp_tools_are_the_tools_it_lists() {
+        // Listed by fastmcp 4.2.3; `_meta` (FastMCP's tags, not read by a model) is not read.
+        let mut listed = listing("fastmcp_server.listing.json");
+        for tool in listed.as_array_mut().unwrap() {
+            tool.as_object_mut().unwrap().remove("_meta");
+        }
+        assert_same(&tools(&fixture("fastmcp_server.py")), &listed);
+    }
+
+    #[test]
+    fn fastmcp_docstrings_are_cleaned_and_sectioned_ones_left_out() {
+        let source = "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool\ndef a():\n    \"\"\"\n    First.\n\n\t  Indented.\n      \"\"\"\n@mcp.tool\ndef b(path: str):\n    \"\"\"Read.\n\n    Args:\n        path: The file.\n    \"\"\"\n@mcp.tool(exclude_args=['x'])\ndef c(x: str = ''):\n    'C.'\n@mcp.tool\ndef d(x):\n    'D.'\n";
+        let read = tools(source);
+        assert_eq!(read.as_array().unwrap().len(), 1, "{read}");
+        // As Python 3.11's inspect.cleandoc gives it: the tab expands to 8 columns, the margin
+        // is the smallest indent of a line with text (4), a last line of spaces stays.
+        assert_eq!(read[0]["description"], "First.\n\n      Indented.\n  ");
+        assert_eq!(
+            super::cleandoc("  One.\n    two\n  three\n\n"),
+            "One.\n  two\nthree"
         );
     }
 
@@ -1346,9 +1541,6 @@ def readable(path: str):
             .collect();
         assert_eq!(names, ["bare", "readable"]);
         assert_eq!(read[1]["description"], "Read it.");
-        // The standalone FastMCP package shapes tools differently: not read.
-        let standalone = "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool\ndef f(x: str):\n    'F.'\n";
-        assert_eq!(tools(standalone), json!([]));
     }
 
     #[test]

@@ -108,12 +108,17 @@ pub(super) struct Decoded {
 impl Decoded {
     /// Appends `raw[from..to]` as written; `raw` starts at byte `base` of the file.
     pub fn verbatim(&mut self, raw: &str, base: usize, from: usize, to: usize) {
-        if from < to {
+        self.verbatim_at(&raw[from..to], base + from);
+    }
+
+    /// Appends `text`, written as it is at byte `source` of the file.
+    pub fn verbatim_at(&mut self, text: &str, source: usize) {
+        if !text.is_empty() {
             let decoded = self.value.len();
-            self.value.push_str(&raw[from..to]);
+            self.value.push_str(text);
             self.segments.push(Segment {
                 decoded: decoded..self.value.len(),
-                source: base + from..base + to,
+                source: source..source + text.len(),
                 verbatim: true,
             });
         }
