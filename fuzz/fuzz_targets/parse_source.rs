@@ -1,4 +1,4 @@
-//! Tools read from TypeScript/JavaScript source: never panics; every span is in place, and a
+//! Tools read from TypeScript/JavaScript and Python source: never panics; every span is in place, and a
 //! string's words map to source text that holds them.
 #![no_main]
 
@@ -23,7 +23,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         path: std::path::Path::new("src/server.ts"),
         read: &read,
     };
-    for language in [Language::TypeScript, Language::Tsx] {
+    for language in [Language::TypeScript, Language::Tsx, Language::Python] {
         let Ok(root) = parse(text, language, Some(&imports)) else {
             continue;
         };

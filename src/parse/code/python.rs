@@ -7,7 +7,7 @@
 //! package (`from fastmcp import FastMCP`) cleans docstrings and shapes schemas differently from
 //! release to release; its decorators are not read yet.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use tree_sitter::Node as Ts;
@@ -29,6 +29,7 @@ pub(super) fn tools(source: &str) -> Result<Node, ParseError> {
     let mut tools = Vec::new();
     each_node(&tree, |node| {
         reader.budget.set(STEPS_PER_REGISTRATION);
+        reader.defs.take();
         let tool = match node.kind() {
             "decorated_definition" => reader.decorated_tool(node),
             "call" => reader.tool_literal(node),
@@ -45,6 +46,8 @@ struct Reader<'t> {
     bindings: HashMap<&'t str, Option<Ts<'t>>>,
     /// Whose `@tool` decorator the file's are.
     framework: Framework,
+    /// The models a schema being read refers to, by name, in the order pydantic defines them.
+    defs: RefCell<Vec<(String, Value)>>,
     budget: Cell<usize>,
 }
 
@@ -72,6 +75,7 @@ impl<'t> Reader<'t> {
             source,
             bindings,
             framework,
+            defs: RefCell::new(Vec::new()),
             budget: Cell::new(STEPS_PER_REGISTRATION),
         }
     }
@@ -324,6 +328,7 @@ impl<'t> Reader<'t> {
                     _ => None,
                 }
             }
+            "call" => self.model_json_schema(node, depth),
             "true" => Some(Value::Bool(true, span)),
             "false" => Some(Value::Bool(false, span)),
             "none" => Some(Value::Null(span)),
@@ -591,44 +596,42 @@ impl<'t> Reader<'t> {
                 return None;
             }
             let name_span = name.byte_range();
-            let mut field = Field::default();
             let fastmcp = self.framework == Framework::FastMcp;
-            let mut schema = match annotation {
-                Some(annotation) => self.type_schema(annotation, &mut field, 0)?,
+            let (schema, is_required) = match annotation {
+                Some(annotation) => self.field_schema(name, annotation, default, fastmcp)?,
                 // No annotation: the SDK gives `{"title": name, "type": "string"}`.
                 None if !fastmcp => {
-                    field.title = Some(Value::made(name_text, name_span.clone()));
-                    vec![("type", made("string", &name_span))]
+                    let mut field = Field {
+                        title: Some(Value::made(name_text, name_span.clone())),
+                        ..Field::default()
+                    };
+                    if let Some(default) = default {
+                        self.default(default, &mut field)?;
+                    }
+                    let is_required = field.default.is_none();
+                    let mut schema = vec![("type", made("string", &name_span))];
+                    field.apply(&mut schema);
+                    (sorted(schema, &name_span), is_required)
                 }
                 None => return None,
             };
-            if let Some(default) = default {
-                self.default(default, &mut field)?;
-            }
-            if field.title.is_none() {
-                field.title = Some(Value::made(&title_case(name_text), name_span.clone()));
-            }
-            let is_required = field.default.is_none();
-            field.apply(&mut schema);
-            // FastMCP prunes the titles pydantic gives.
-            if fastmcp {
-                schema.retain(|(key, _)| *key != "title");
-            }
-            properties.push(Member::new(
-                name_text,
-                name_span.clone(),
-                sorted(schema, &name_span),
-            ));
+            properties.push(Member::new(name_text, name_span.clone(), schema));
             if is_required {
                 required.push(Value::made(name_text, name_span));
             }
         }
         let member = |key: &str, value: Value| Member::new(key, at.clone(), value);
+        let defs = self.defs.take();
+        if !defs.is_empty() && self.framework == Framework::FastMcp {
+            // FastMCP may inline the definitions when it serves them: not guessed.
+            return None;
+        }
+        let defs = (!defs.is_empty()).then(|| member("$defs", defs_object(defs, &at)));
         let properties = member("properties", Value::Object(properties, at.clone()));
         let required =
             (!required.is_empty()).then(|| member("required", Value::Array(required, at.clone())));
         let schema = match self.framework {
-            Framework::Sdk => [Some(properties), required]
+            Framework::Sdk => [defs, Some(properties), required]
                 .into_iter()
                 .flatten()
                 .chain([
@@ -679,7 +682,12 @@ impl<'t> Reader<'t> {
             return fastmcp.then(|| sorted(schema, &span));
         }
         let mut field = Field::default();
-        let mut result = self.type_schema(node, &mut field, 0)?;
+        let result = self.type_schema(node, &mut field, 0);
+        // A model returned is its own schema, not a `result`: not read yet.
+        if !self.defs.take().is_empty() {
+            return None;
+        }
+        let mut result = result?;
         if !fastmcp {
             field.title = field.title.or_else(|| Some(made("Result", &span)));
         } else if result
@@ -712,6 +720,156 @@ impl<'t> Reader<'t> {
             schema.push(member("type", made("object", &span)));
         }
         Some(Value::Object(schema, span))
+    }
+
+    /// The schema of one field (a parameter, or a model's attribute) as pydantic makes it, and
+    /// whether it is required. FastMCP prunes the titles.
+    fn field_schema(
+        &self,
+        name: Ts<'t>,
+        annotation: Ts<'t>,
+        default: Option<Ts<'t>>,
+        prune_title: bool,
+    ) -> Option<(Value, bool)> {
+        let name_span = name.byte_range();
+        let mut field = Field::default();
+        let mut schema = self.type_schema(annotation, &mut field, 0)?;
+        if let Some(default) = default {
+            self.default(default, &mut field)?;
+        }
+        // pydantic titles no field whose type is a model (or an optional one): the model's
+        // definition has the title.
+        let is_null = |value: &Value| match value {
+            Value::Object(members, _) => members.iter().any(|m| m.value.as_str() == Some("null")),
+            _ => false,
+        };
+        let is_ref = |value: &Value| match value {
+            Value::Object(members, _) => members.len() == 1 && members[0].key == "$ref",
+            _ => false,
+        };
+        let is_model = match schema.as_slice() {
+            [("$ref", _)] => true,
+            [("anyOf", Value::Array(options, _))] => {
+                options.len() == 2 && options.iter().any(is_ref) && options.iter().any(is_null)
+            }
+            _ => false,
+        };
+        if field.title.is_none() && !is_model && !prune_title {
+            field.title = Some(Value::made(&title_case(self.text(name)), name_span.clone()));
+        }
+        let is_required = field.default.is_none();
+        field.apply(&mut schema);
+        if prune_title {
+            schema.retain(|(key, _)| *key != "title");
+        }
+        Some((sorted(schema, &name_span), is_required))
+    }
+
+    /// Whether `class` is a pydantic model: `class Name(BaseModel)`.
+    fn is_model(&self, class: Ts<'t>) -> bool {
+        let Some(bases) = class.child_by_field_name("superclasses") else {
+            return false;
+        };
+        let mut cursor = bases.walk();
+        bases
+            .named_children(&mut cursor)
+            .any(|base| self.last_name(base) == Some("BaseModel"))
+    }
+
+    /// A pydantic model's schema as `model_json_schema()` makes it, without its `$defs`: the
+    /// models it uses are added to `self.defs`. `None` for a model configured
+    /// (`model_config`), inheriting from another model, or with a field not read.
+    fn model_schema(&self, class: Ts<'t>, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH || !self.is_model(class) {
+            return None;
+        }
+        self.spend()?;
+        let name = class.child_by_field_name("name")?;
+        let span = name.byte_range();
+        let body = class.child_by_field_name("body")?;
+        let mut properties = Vec::new();
+        let mut required = Vec::new();
+        let mut description = None;
+        let mut cursor = body.walk();
+        for (index, statement) in body.named_children(&mut cursor).enumerate() {
+            match statement.kind() {
+                "expression_statement" => {
+                    let inner = statement.named_child(0)?;
+                    if index == 0 && matches!(inner.kind(), "string" | "concatenated_string") {
+                        // pydantic describes a model by its docstring, cleaned.
+                        let docstring = self.string(inner, depth)?;
+                        description = Some(Value::made(
+                            &cleandoc(docstring.as_str()?),
+                            docstring.span(),
+                        ));
+                        continue;
+                    }
+                    let annotation = inner.child_by_field_name("type");
+                    let field = inner
+                        .child_by_field_name("left")
+                        .filter(|left| left.kind() == "identifier");
+                    let (Some(annotation), Some(field)) = (annotation, field) else {
+                        // `model_config = …`, a class variable, or an expression.
+                        return None;
+                    };
+                    if inner.kind() != "assignment" || self.text(field).starts_with('_') {
+                        return None;
+                    }
+                    let default = inner.child_by_field_name("right");
+                    let (schema, is_required) =
+                        self.field_schema(field, annotation, default, false)?;
+                    properties.push(Member::new(self.text(field), field.byte_range(), schema));
+                    if is_required {
+                        required.push(Value::made(self.text(field), field.byte_range()));
+                    }
+                }
+                "function_definition" | "decorated_definition" | "comment" | "pass_statement" => {}
+                _ => return None,
+            }
+        }
+        let member = |key: &str, value: Value| Member::new(key, span.clone(), value);
+        let members = [
+            description.map(|description| member("description", description)),
+            Some(member(
+                "properties",
+                Value::Object(properties, span.clone()),
+            )),
+            (!required.is_empty())
+                .then(|| member("required", Value::Array(required, span.clone()))),
+            Some(member("title", made(self.text(name), &span))),
+            Some(member("type", made("object", &span))),
+        ];
+        Some(Value::Object(members.into_iter().flatten().collect(), span))
+    }
+
+    /// `Model.model_json_schema()`: the model's schema, its definitions first.
+    fn model_json_schema(&self, call: Ts<'t>, depth: usize) -> Option<Value> {
+        let callee = call.child_by_field_name("function")?;
+        if callee.kind() != "attribute"
+            || self.text(callee.child_by_field_name("attribute")?) != "model_json_schema"
+            || call.child_by_field_name("arguments")?.named_child_count() != 0
+        {
+            return None;
+        }
+        let class = self.resolve(callee.child_by_field_name("object")?, depth + 1)?;
+        let outer = self.defs.take();
+        let schema = self.model_schema(class, depth + 1);
+        let defs = self.defs.replace(outer);
+        let Value::Object(mut members, span) = schema? else {
+            return None;
+        };
+        // A model that refers to itself is sent as a `$ref` to its own definition: not read yet.
+        let name = self.text(class.child_by_field_name("name")?);
+        if defs.iter().any(|(defined, _)| defined == name) {
+            return None;
+        }
+        if !defs.is_empty() {
+            members.insert(
+                0,
+                Member::new("$defs", span.clone(), defs_object(defs, &span)),
+            );
+        }
+        Some(Value::Object(members, span))
     }
 
     /// Whether a parameter's annotation is FastMCP's `Context` (the SDK passes it; no field).
@@ -831,6 +989,7 @@ impl<'t> Reader<'t> {
                             ("type", made("string", &span)),
                         ])
                     }
+                    _ if node.kind() == "identifier" => self.model_reference(node, depth),
                     _ => None,
                 }
             }
@@ -902,6 +1061,33 @@ impl<'t> Reader<'t> {
             }
             _ => None,
         }
+    }
+
+    /// A model used as a type: `{"$ref": "#/$defs/Name"}`, its schema added to `self.defs` once
+    /// (a model that refers to itself included).
+    fn model_reference(&self, node: Ts<'t>, depth: usize) -> Option<Schema> {
+        let class = self.resolve(node, depth + 1)?;
+        if class.kind() != "class_definition" || !self.is_model(class) {
+            return None;
+        }
+        let name = self.text(class.child_by_field_name("name")?);
+        let span = node.byte_range();
+        let known = self
+            .defs
+            .borrow()
+            .iter()
+            .any(|(defined, _)| defined == name);
+        if !known {
+            // Placed first, as a model refers to itself.
+            self.defs
+                .borrow_mut()
+                .push((name.to_string(), Value::Null(span.clone())));
+            let schema = self.model_schema(class, depth + 1)?;
+            let mut defs = self.defs.borrow_mut();
+            let slot = defs.iter_mut().find(|(defined, _)| defined == name)?;
+            slot.1 = schema;
+        }
+        Some(vec![("$ref", made(&format!("#/$defs/{name}"), &span))])
     }
 
     /// `A | B | None`, flattened.
@@ -1119,6 +1305,16 @@ impl Field {
             }
         }
     }
+}
+
+/// `$defs`: the models by name, sorted as pydantic sorts keys.
+fn defs_object(mut defs: Vec<(String, Value)>, span: &Span) -> Value {
+    defs.sort_by(|(a, _), (b, _)| a.cmp(b));
+    let members = defs
+        .into_iter()
+        .map(|(name, schema)| Member::new(&name, schema.span(), schema))
+        .collect();
+    Value::Object(members, span.clone())
 }
 
 /// A schema's keys sorted as pydantic sorts them.
@@ -1510,6 +1706,54 @@ third = types.Tool(name="c", description="C.", inputSchema={"properties": {"x": 
         // f-strings that name themselves end the read.
         let cycle = "import mcp.types as types\nA = f\"{B}\"\nB = f\"{A}\"\nt = types.Tool(name=A, inputSchema={})\n";
         assert_eq!(tools(cycle), json!([]));
+    }
+
+    #[test]
+    fn pydantic_models_become_their_schemas_with_definitions() {
+        let source = r#"
+from typing import Optional
+from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel, Field
+import mcp.types as types
+
+class Item(BaseModel):
+    """An item to add."""
+    name: str
+    qty: int = 1
+    note: Optional[str] = Field(None, description="A note")
+
+class GitStatus(BaseModel):
+    repo_path: str
+    items: list[Item] = []
+
+mcp = FastMCP("x")
+
+@mcp.tool()
+def add(item: Item, other: Optional[Item] = None) -> Item:
+    return item
+
+status = types.Tool(name="git_status", description="Status.", inputSchema=GitStatus.model_json_schema())
+"#;
+        // As pydantic 2.14 and mcp 1.30.0 make them.
+        let item = json!({"description": "An item to add.", "properties": {"name": {"title": "Name", "type": "string"}, "qty": {"default": 1, "title": "Qty", "type": "integer"}, "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "description": "A note", "title": "Note"}}, "required": ["name"], "title": "Item", "type": "object"});
+        let read = tools(source);
+        assert_same(
+            &read[0]["inputSchema"],
+            &json!({"$defs": {"Item": item}, "properties": {"item": {"$ref": "#/$defs/Item"}, "other": {"anyOf": [{"$ref": "#/$defs/Item"}, {"type": "null"}], "default": null}}, "required": ["item"], "title": "addArguments", "type": "object"}),
+        );
+        // A model returned is published as the model's schema: not read yet.
+        assert_eq!(read[0].get("outputSchema"), None);
+        assert_same(
+            &read[1]["inputSchema"],
+            &json!({"$defs": {"Item": item}, "properties": {"repo_path": {"title": "Repo Path", "type": "string"}, "items": {"default": [], "items": {"$ref": "#/$defs/Item"}, "title": "Items", "type": "array"}}, "required": ["repo_path"], "title": "GitStatus", "type": "object"}),
+        );
+        // A configured model, or one that inherits, is not guessed.
+        let configured = "import mcp.types as types\nfrom pydantic import BaseModel\nclass A(BaseModel):\n    model_config = {'extra': 'forbid'}\n    x: str\nclass B(A):\n    y: str\nt = types.Tool(name='a', inputSchema=A.model_json_schema())\nu = types.Tool(name='b', inputSchema=B.model_json_schema())\n";
+        assert_eq!(tools(configured), json!([]));
+        // A model that refers to itself (pydantic sends a `$ref` to its definition) is not read,
+        // and its reading ends.
+        let recursive = "import mcp.types as types\nfrom pydantic import BaseModel\nclass Node(BaseModel):\n    parent: Node | None = None\nt = types.Tool(name='a', inputSchema=Node.model_json_schema())\n";
+        assert_eq!(tools(recursive), json!([]));
     }
 
     #[test]
