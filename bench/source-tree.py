@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The source-discovery benchmark (docs/sources.md, BENCHMARKS.md): a tree of 5,000 TypeScript
-files of which 20 register tools, linted whole. Writes the tree, then times `toolcheck lint` over
+(or, with --language python, Python) files of which 20 register tools, linted whole. Writes the tree, then times `toolcheck lint` over
 it (best and median of N runs, wall time) and checks that it found the 20 files' tools.
 
-    python3 bench/source-tree.py [--runs N] [--registering N] [--bin target/release/toolcheck]
+    python3 bench/source-tree.py [--runs N] [--registering N] [--language typescript|python]
+                                 [--bin target/release/toolcheck]
 """
 import argparse
 import json
@@ -62,14 +63,69 @@ export function register{i}(server: McpServer) {{
 }}
 '''
 
+PY_ORDINARY = '''"""Settings of module {i}, merged with the defaults."""
 
-def write_tree(root, files=5000, registering=20):
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Config{i}:
+    retries: int = 3
+    hosts: list[str] = field(default_factory=list)
+
+
+def load{i}(path: Path, defaults: Config{i}) -> Config{i}:
+    """Loads the settings at `path` and merges them with `defaults`."""
+    parsed = json.loads(path.read_text("utf8"))
+    merged = {{**defaults.__dict__, **parsed}}
+    if not 0 <= merged["retries"] <= 10:
+        raise ValueError(f"retries must be between 0 and 10, not {{merged['retries']}}")
+    return Config{i}(**merged)
+
+
+class Cache{i}:
+    def __init__(self, ttl: float) -> None:
+        self.ttl = ttl
+        self.entries: dict[str, tuple[object, float]] = {{}}
+
+    def get(self, key: str) -> object | None:
+        entry = self.entries.get(key)
+        return entry[0] if entry else None
+'''
+
+PY_REGISTERS = '''from typing import Annotated
+
+from mcp.server.fastmcp import FastMCP
+from pydantic import Field
+
+mcp = FastMCP("collection-{i}")
+
+
+@mcp.tool(title="Search collection {i}")
+def search_{i}(
+    query: Annotated[str, Field(description="The words to look for.")],
+    limit: Annotated[int, Field(ge=1, le=50, description="How many results.")] = 10,
+) -> str:
+    """Search collection {i} by keyword. Use it when the user asks for records of that
+    collection. Not for editing records."""
+    return query
+'''
+
+
+def write_tree(root, files=5000, registering=20, language="typescript"):
     step = files // registering
+    python = language == "python"
     for i in range(files):
         directory = os.path.join(root, "src", f"m{i // 100:02d}")
         os.makedirs(directory, exist_ok=True)
-        template = REGISTERS if i % step == 0 else ORDINARY
-        with open(os.path.join(directory, f"f{i:04d}.ts"), "w") as out:
+        registers = i % step == 0
+        if python:
+            template, extension = (PY_REGISTERS if registers else PY_ORDINARY), "py"
+        else:
+            template, extension = (REGISTERS if registers else ORDINARY), "ts"
+        with open(os.path.join(directory, f"f{i:04d}.{extension}"), "w") as out:
             out.write(template.format(i=i))
 
 
@@ -79,10 +135,11 @@ def main():
     parser.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "toolcheck"))
     parser.add_argument("--registering", type=int, default=20)
     parser.add_argument("--dir")
+    parser.add_argument("--language", choices=["typescript", "python"], default="typescript")
     args = parser.parse_args()
     root = args.dir or tempfile.mkdtemp(prefix="toolcheck-source-tree.")
     try:
-        write_tree(root, registering=args.registering)
+        write_tree(root, registering=args.registering, language=args.language)
         command = [args.bin, "lint", "--no-config", "--format", "json", root]
         times = []
         for _ in range(args.runs):
@@ -92,7 +149,8 @@ def main():
             if done.returncode not in (0, 1):
                 raise SystemExit(f"toolcheck failed ({done.returncode}): {done.stderr}")
         summary = json.loads(done.stdout)["summary"]
-        print(f"5,000 .ts files, {args.registering} registering: {summary['files']} files linted, "
+        extension = "py" if args.language == "python" else "ts"
+        print(f"5,000 .{extension} files, {args.registering} registering: {summary['files']} files linted, "
               f"{summary['tools']} tools; wall time best {min(times):.3f} s, "
               f"median {statistics.median(times):.3f} s over {args.runs} runs")
         if summary["files"] != args.registering or summary["tools"] != args.registering:
