@@ -103,6 +103,12 @@ impl<'t> Reader<'t> {
                         node = object;
                         continue;
                     }
+                    // `self.name` in a method: the tool-class pattern.
+                    if object.kind() == "identifier" && self.text(object) == "self" {
+                        let class = enclosing_class(node)?;
+                        node = self.instance_attribute(class, attribute, &[], depth + 1)?;
+                        continue;
+                    }
                     let class = self.resolve(object, depth + 1)?;
                     if class.kind() != "class_definition" {
                         return None;
@@ -120,6 +126,113 @@ impl<'t> Reader<'t> {
             }
         }
         None
+    }
+
+    /// `self.NAME` in a method of `class`: what the class's `__init__` assigns it once (a
+    /// parameter of it standing for `arguments`, which a subclass passes to
+    /// `super().__init__(…)`), else its class attribute, else a base class's.
+    fn instance_attribute(
+        &self,
+        class: Ts<'t>,
+        name: &str,
+        arguments: &[Ts<'t>],
+        depth: usize,
+    ) -> Option<Ts<'t>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.spend()?;
+        let bindings = scope_bindings(self.source, class);
+        let bases = self.base_classes(class, depth);
+        if let Some(init) = bindings.get("__init__").copied().flatten()
+            && init.kind() == "function_definition"
+        {
+            let parameters = init.child_by_field_name("parameters")?;
+            let mut cursor = parameters.walk();
+            // The parameters after `self`, by name.
+            let names: Vec<&str> = parameters
+                .named_children(&mut cursor)
+                .skip(1)
+                .map(|parameter| match parameter.kind() {
+                    "identifier" => self.text(parameter),
+                    _ => parameter
+                        .child_by_field_name("name")
+                        .or_else(|| parameter.named_child(0))
+                        .map_or("", |name| self.text(name)),
+                })
+                .collect();
+            // A value in `__init__`: a parameter stands for its argument.
+            let argument = |value: Ts<'t>| -> Option<Ts<'t>> {
+                let parameter = (value.kind() == "identifier")
+                    .then(|| names.iter().position(|n| *n == self.text(value)))
+                    .flatten();
+                match parameter {
+                    Some(index) => arguments.get(index).copied(),
+                    None => Some(value),
+                }
+            };
+            let body = init.child_by_field_name("body")?;
+            let mut assigned = Vec::new();
+            // Every statement of `__init__`, those in `if` and `try` blocks included.
+            let mut pending = vec![body];
+            while let Some(node) = pending.pop() {
+                self.spend()?;
+                let mut cursor = node.walk();
+                pending.extend(node.named_children(&mut cursor));
+                match node.kind() {
+                    "assignment" => {
+                        let left = node.child_by_field_name("left")?;
+                        if left.kind() == "attribute" && self.text(left) == format!("self.{name}") {
+                            assigned.push(argument(node.child_by_field_name("right")?));
+                        }
+                    }
+                    // `super().__init__(TOOL_NAME)`: the base class's `__init__` given these.
+                    "call"
+                        if node
+                            .child_by_field_name("function")
+                            .is_some_and(|callee| self.text(callee) == "super().__init__") =>
+                    {
+                        let (positional, keywords) = self.arguments(node);
+                        let passed: Option<Vec<Ts<'t>>> =
+                            positional.into_iter().map(argument).collect();
+                        if let (Some(passed), [base], true) =
+                            (passed, bases.as_slice(), keywords.is_empty())
+                            && let Some(value) =
+                                self.instance_attribute(*base, name, &passed, depth + 1)
+                        {
+                            assigned.push(Some(value));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            match assigned.as_slice() {
+                [] => {}
+                [value] => return *value,
+                // Assigned in more than one place: which one holds is the run's.
+                _ => return None,
+            }
+        }
+        if let Some(value) = bindings.get(name).copied() {
+            return value.filter(|value| value.kind() != "function_definition");
+        }
+        bases
+            .into_iter()
+            .find_map(|base| self.instance_attribute(base, name, &[], depth + 1))
+    }
+
+    /// The classes of the module that `class` names as its bases.
+    fn base_classes(&self, class: Ts<'t>, depth: usize) -> Vec<Ts<'t>> {
+        let Some(bases) = class.child_by_field_name("superclasses") else {
+            return Vec::new();
+        };
+        let mut cursor = bases.walk();
+        bases
+            .named_children(&mut cursor)
+            .filter(|base| base.kind() == "identifier")
+            .filter_map(|base| self.resolve(base, depth + 1))
+            .filter(|base| base.kind() == "class_definition")
+            .collect()
     }
 
     /// What a call of a module's function without parameters returns, when its body (after
@@ -1379,6 +1492,15 @@ fn scope_bindings<'t>(source: &'t str, scope: Ts<'t>) -> HashMap<&'t str, Option
     bindings
 }
 
+/// The class a method's node is written in.
+fn enclosing_class(node: Ts<'_>) -> Option<Ts<'_>> {
+    let mut node = node.parent()?;
+    while node.kind() != "class_definition" {
+        node = node.parent()?;
+    }
+    Some(node)
+}
+
 /// A node with its `type` wrapper taken off.
 fn unwrap_type(node: Ts<'_>) -> Ts<'_> {
     match node.kind() {
@@ -1754,6 +1876,56 @@ status = types.Tool(name="git_status", description="Status.", inputSchema=GitSta
         // and its reading ends.
         let recursive = "import mcp.types as types\nfrom pydantic import BaseModel\nclass Node(BaseModel):\n    parent: Node | None = None\nt = types.Tool(name='a', inputSchema=Node.model_json_schema())\n";
         assert_eq!(tools(recursive), json!([]));
+    }
+
+    #[test]
+    fn tool_classes_name_their_tools_by_attributes() {
+        // As mcp-obsidian (a base class given the name) and mcp-text-editor (class attributes)
+        // write them.
+        let source = r#"
+from mcp.types import Tool
+TOOL_LIST = "obsidian_list_files"
+
+class ToolHandler():
+    def __init__(self, tool_name: str):
+        self.name = tool_name
+
+class ListFiles(ToolHandler):
+    def __init__(self):
+        super().__init__(TOOL_LIST)
+
+    def get_tool_description(self):
+        return Tool(name=self.name, description="Lists files.", inputSchema={"type": "object"})
+
+class ReadHandler:
+    name = "read_text"
+    description = "Reads text."
+
+    def get_tool_description(self) -> Tool:
+        return Tool(name=self.name, description=self.description, inputSchema={"type": "object"})
+
+class Unknown(ToolHandler):
+    def get_tool_description(self):
+        return Tool(name=self.name, description="Its name is given at run time.", inputSchema={})
+
+class Twice:
+    def __init__(self, fast):
+        self.name = "a"
+        if fast:
+            self.name = "b"
+
+    def get_tool_description(self):
+        return Tool(name=self.name, description="Either.", inputSchema={})
+"#;
+        let read = tools(source);
+        let names: Vec<&str> = read
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| tool["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["obsidian_list_files", "read_text"]);
+        assert_eq!(read[1]["description"], "Reads text.");
     }
 
     #[test]
