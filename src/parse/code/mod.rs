@@ -1,5 +1,5 @@
 //! Tool definitions read from server source, without running it: the registrations of a
-//! TypeScript or JavaScript file become the tree a `tools/list` capture parses into, with every
+//! TypeScript, JavaScript or Python file become the tree a `tools/list` capture parses into, with every
 //! string pointing at its literal in the source, so every rule reads them unchanged and a
 //! finding underlines the words where they are written.
 

@@ -1,11 +1,13 @@
-//! Python: the official SDK's FastMCP `@mcp.tool(…)`, whose function becomes the tool (its name,
-//! its docstring as Python keeps it, its typed parameters as the JSON Schema pydantic generates
-//! for them), and the low-level server's `types.Tool(name=…, description=…, inputSchema={…})`.
+//! Python: `@mcp.tool(…)` on a function, of the official SDK's FastMCP (its name, its docstring
+//! as `__doc__` holds it, its typed parameters as the JSON Schema pydantic generates for them)
+//! and of FastMCP the standalone package (as its current release makes tools: the docstring
+//! cleaned, titles pruned), and the low-level server's `types.Tool(name=…, inputSchema={…})`,
+//! wherever it is written (tool classes included).
 //!
-//! Values are read, never run: string literals (adjacent ones joined), numbers, `True`, `False`,
-//! `None`, dicts and lists of them, and names bound once at module level. FastMCP the standalone
-//! package (`from fastmcp import FastMCP`) cleans docstrings and shapes schemas differently from
-//! release to release; its decorators are not read yet.
+//! Values are read, never run: string literals (adjacent ones joined, f-strings whose fields
+//! name constants), numbers, `True`, `False`, `None`, dicts and lists of them, names bound once
+//! at module level, class attributes and enum members, `self.name` of tool classes, calls of
+//! functions without parameters that return a value, and pydantic models.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -1593,6 +1595,14 @@ mod tests {
         std::fs::read_to_string(path).unwrap()
     }
 
+    fn names(tools: &Json) -> Vec<&str> {
+        let tools = tools.as_array().unwrap();
+        tools
+            .iter()
+            .map(|tool| tool["name"].as_str().unwrap())
+            .collect()
+    }
+
     /// Same tools, same keys in the same order.
     fn assert_same(read: &Json, listed: &Json) {
         assert_eq!(read.to_string(), listed.to_string());
@@ -1918,13 +1928,7 @@ class Twice:
         return Tool(name=self.name, description="Either.", inputSchema={})
 "#;
         let read = tools(source);
-        let names: Vec<&str> = read
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|tool| tool["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names, ["obsidian_list_files", "read_text"]);
+        assert_eq!(names(&read), ["obsidian_list_files", "read_text"]);
         assert_eq!(read[1]["description"], "Reads text.");
     }
 
@@ -1949,13 +1953,7 @@ def readable(path: str):
     "Read it."
 "#;
         let read = tools(source);
-        let names: Vec<&str> = read
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names, ["bare", "readable"]);
+        assert_eq!(names(&read), ["bare", "readable"]);
         assert_eq!(read[1]["description"], "Read it.");
     }
 
