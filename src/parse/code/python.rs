@@ -668,9 +668,20 @@ impl<'t> Reader<'t> {
             return Some(None);
         }
         let expression = first.named_child(0)?;
+        // An f-string is no docstring (bytes decode to nothing, and are none either): its
+        // `string_start` holds the prefix.
+        let formatted = |string: Ts<'t>| {
+            string
+                .child(0)
+                .is_some_and(|start| self.text(start).contains(['f', 'F']))
+        };
+        let mut cursor = expression.walk();
+        let is_format = match expression.kind() {
+            "concatenated_string" => expression.named_children(&mut cursor).any(formatted),
+            _ => formatted(expression),
+        };
         match expression.kind() {
-            // An f-string is no docstring; neither is bytes.
-            "string" | "concatenated_string" => Some(self.string(expression, 0)),
+            "string" | "concatenated_string" if !is_format => Some(self.string(expression, 0)),
             _ => Some(None),
         }
     }
@@ -1951,9 +1962,15 @@ def bare(path: str):
 @server.tool()
 def readable(path: str):
     "Read it."
+THE = "the"
+@mcp.tool()
+def f_docstring():
+    f"Not {THE} docstring."
 "#;
         let read = tools(source);
-        assert_eq!(names(&read), ["bare", "readable"]);
+        assert_eq!(names(&read), ["bare", "readable", "f_docstring"]);
+        // `__doc__` of a function whose first statement is an f-string is None.
+        assert_eq!(read[2]["description"], "");
         assert_eq!(read[1]["description"], "Read it.");
     }
 
