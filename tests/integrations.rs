@@ -213,6 +213,7 @@ fn pre_commit_hook_lints_manifests_and_source_only() {
         "src/tools.mjs",
         "index.js",
         "app/page.tsx",
+        "src/server/tools.py",
     ] {
         assert!(passed(name), "{name}");
     }
@@ -223,6 +224,7 @@ fn pre_commit_hook_lints_manifests_and_source_only() {
         "tool.yaml.bak",
         "src/types.d.ts",
         "node_modules/dep/index.js",
+        ".venv/lib/python3.12/site-packages/dep/server.py",
         "server.ts.orig",
     ] {
         assert!(!passed(name), "{name}");
