@@ -11,6 +11,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use tree_sitter::Node as Ts;
 
@@ -45,9 +46,11 @@ pub(super) fn tools(source: &str) -> Result<Node, ParseError> {
 struct Reader<'t> {
     source: &'t str,
     /// Names assigned once at module level, and what they are assigned.
-    bindings: HashMap<&'t str, Option<Ts<'t>>>,
+    bindings: Bindings<'t>,
     /// Whose `@tool` decorator the file's are.
     framework: Framework,
+    /// The names each class binds, by the class's node id: read once per class.
+    classes: RefCell<HashMap<usize, Rc<Bindings<'t>>>>,
     /// The models a schema being read refers to, by name, in the order pydantic defines them.
     defs: RefCell<Vec<(String, Value)>>,
     budget: Cell<usize>,
@@ -77,9 +80,19 @@ impl<'t> Reader<'t> {
             source,
             bindings,
             framework,
+            classes: RefCell::new(HashMap::new()),
             defs: RefCell::new(Vec::new()),
             budget: Cell::new(STEPS_PER_REGISTRATION),
         }
+    }
+
+    /// The names `class`'s body binds.
+    fn class_scope(&self, class: Ts<'t>) -> Rc<Bindings<'t>> {
+        let mut classes = self.classes.borrow_mut();
+        let scope = classes
+            .entry(class.id())
+            .or_insert_with(|| Rc::new(scope_bindings(self.source, class)));
+        Rc::clone(scope)
     }
 
     fn text(&self, node: Ts<'t>) -> &'t str {
@@ -115,9 +128,7 @@ impl<'t> Reader<'t> {
                     if class.kind() != "class_definition" {
                         return None;
                     }
-                    node = scope_bindings(self.source, class)
-                        .get(attribute)
-                        .copied()??;
+                    node = self.class_scope(class).get(attribute).copied()??;
                 }
                 // `_paper_id_property()`: a function of no parameters that returns a value.
                 "call" => match self.returned(node) {
@@ -144,7 +155,7 @@ impl<'t> Reader<'t> {
             return None;
         }
         self.spend()?;
-        let bindings = scope_bindings(self.source, class);
+        let bindings = self.class_scope(class);
         let bases = self.base_classes(class, depth);
         if let Some(init) = bindings.get("__init__").copied().flatten()
             && init.kind() == "function_definition"
@@ -529,7 +540,7 @@ impl<'t> Reader<'t> {
             if class.kind() != "class_definition" {
                 return None;
             }
-            node = scope_bindings(self.source, class).get(part).copied()??;
+            node = self.class_scope(class).get(part).copied()??;
         }
         match self.literal(node, depth)? {
             Value::Str { value, .. } => Some(value),
@@ -1391,6 +1402,9 @@ fn expand_tabs(line: &str) -> String {
     out
 }
 
+/// Names and what they are bound to (`None`: bound more than once).
+type Bindings<'t> = HashMap<&'t str, Option<Ts<'t>>>;
+
 /// Keys of a schema before they are sorted.
 type Schema = Vec<(&'static str, Value)>;
 
@@ -1462,12 +1476,12 @@ fn made(text: &str, span: &Span) -> Value {
 
 /// The names a module or a class body binds, to what: `NAME = value`, `class Name` and `def name`; a name
 /// bound twice is bound to nothing (which of the two holds depends on the run).
-fn scope_bindings<'t>(source: &'t str, scope: Ts<'t>) -> HashMap<&'t str, Option<Ts<'t>>> {
+fn scope_bindings<'t>(source: &'t str, scope: Ts<'t>) -> Bindings<'t> {
     let body = match scope.kind() {
         "class_definition" => scope.child_by_field_name("body"),
         _ => Some(scope),
     };
-    let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
+    let mut bindings = Bindings::new();
     let Some(body) = body else {
         return bindings;
     };
@@ -1523,7 +1537,7 @@ fn unwrap_type(node: Ts<'_>) -> Ts<'_> {
 }
 
 /// `@x.tool` or `@x.tool(…)`.
-fn is_tool_decorator(reader: &Reader, expression: Ts<'_>) -> bool {
+fn is_tool_decorator<'t>(reader: &Reader<'t>, expression: Ts<'t>) -> bool {
     let callee = match expression.kind() {
         "call" => expression.child_by_field_name("function"),
         _ => Some(expression),
