@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Recall of tools read from server source (docs/sources.md): fetches each server of
-# bench/source-recall.txt from the npm registry or PyPI at the version its live listing was
-# captured from, and compares what toolcheck reads from the package with that listing
-# (bench/source_recall.rs). Needs npm, pip and ../shared/corpora (the listings).
+# bench/source-recall.txt from the npm registry, PyPI or a GitHub repository at the version its
+# live listing was captured from, and compares what toolcheck reads from the package with that listing
+# (bench/source_recall.rs). Needs npm, pip, git and ../shared/corpora (the listings).
 #   bash bench/source-recall.sh          (packages cached in target/source-recall/)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,6 +17,21 @@ while read -r listing package; do
     dir="$cache/$(printf '%s' "$package" | tr '/@' '__')"
     if [ ! -d "$dir" ]; then
         case "$package" in
+        github:*)
+            # A repository at a commit: from a local mirror (`$MIRRORS/owner+name/repo`, as
+            # the `fetch` tool leaves them) when there is one, else cloned from GitHub.
+            repository="${package#github:}"
+            commit="${repository#*@}"
+            repository="${repository%@*}"
+            mirror="${MIRRORS:-/work/.mirror}/$(printf '%s' "$repository" | tr '/' '+')/repo"
+            if [ ! -d "$mirror" ]; then
+                mirror="$cache/clone-$(printf '%s' "$repository" | tr '/' '_')"
+                [ -d "$mirror" ] || git clone --quiet --bare --filter=blob:none \
+                    "https://github.com/$repository" "$mirror"
+            fi
+            mkdir -p "$dir"
+            git -C "$mirror" archive "$commit" | tar x -C "$dir"
+            ;;
         *==*)
             # PyPI: the wheel (or the source distribution) of that version, unpacked.
             download="$cache/download"
@@ -39,7 +54,11 @@ while read -r listing package; do
     fi
     # Listings the corpora lack were captured with bench/capture-listing.py.
     listed="$corpora/mcp/$listing"
+    # A listing elsewhere in the corpora is named by its path there.
+    case "$listing" in */*) listed="$corpora/$listing" ;; esac
     [ -f "$repo/bench/listings/$listing" ] && listed="$repo/bench/listings/$listing"
-    echo "${listing%.json} $listed $dir" >> "$list"
+    name="$(basename "${listing%.json}")"
+    case "$listing" in */*) name="${listing%%/*}" ;; esac
+    echo "$name $listed $dir" >> "$list"
 done < "$repo/bench/source-recall.txt"
 cargo run --quiet --release --example source_recall -- "$list"

@@ -8,6 +8,8 @@
 //! A tool is found when a registration of its name is read; its description is the same when
 //! byte-identical (absent on both sides counts); its schema is equivalent when the properties,
 //! their types and descriptions, and `required` are the same.
+//!
+//! `SOURCE_RECALL_SHOW=NAME` prints the tool NAME as read and as listed.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -50,6 +52,9 @@ fn main() {
                 continue;
             };
             counts.found += 1;
+            if std::env::var("SOURCE_RECALL_SHOW").is_ok_and(|show| show == tool) {
+                println!("read: {source:#}\nlisted: {live:#}");
+            }
             if live.get("description") == source.get("description") {
                 counts.same_description += 1;
             } else {
@@ -104,7 +109,8 @@ fn read_tools(dir: &Path) -> HashMap<String, Value> {
                 if entry.file_name() != "node_modules" {
                     pending.push(path);
                 }
-            } else if Language::of(&path).is_some() {
+            } else if Language::of(&path).is_some() && !path.to_string_lossy().ends_with("_test.go")
+            {
                 files.push(path);
             }
         }
@@ -124,6 +130,13 @@ fn read_tools(dir: &Path) -> HashMap<String, Value> {
         let imports = Imports {
             path: &path,
             read: &read,
+            list: &|directory: &Path| {
+                let mut files: Vec<_> = std::fs::read_dir(directory)
+                    .map(|entries| entries.filter_map(|e| Some(e.ok()?.path())).collect())
+                    .unwrap_or_default();
+                files.sort();
+                files
+            },
         };
         let Ok(root) = parse(&text, language, Some(&imports)) else {
             continue;

@@ -12,14 +12,14 @@ seed() {
     name=$(printf '%s' "$file" | sha1sum | cut -c1-16)
     for target in "${targets[@]}"; do
         case "$target:$file" in
-            parse_json:*.json | parse_yaml:*.yaml | parse_yaml:*.yml | parse_source:*.ts | parse_source:*.py | normalize:* | lint_file:* | render_human:*)
+            parse_json:*.json | parse_yaml:*.yaml | parse_yaml:*.yml | parse_source:*.ts | parse_source:*.py | parse_source:*.go | normalize:* | lint_file:* | render_human:*)
                 cp "$file" "corpus/$target/$name" ;;
         esac
     done
 }
 while IFS= read -r -d '' file; do
     seed "$file"
-done < <(find ../fixtures -type f \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' -o -name '*.ts' -o -name '*.py' \) \
+done < <(find ../fixtures -type f \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' -o -name '*.ts' -o -name '*.py' -o -name '*.go' \) \
     -not -path '*/snapshots/*' -not -name 'sarif-schema-*' -size -256k -print0)
 if [ -d ../../shared/corpora ]; then
     while IFS= read -r -d '' file; do

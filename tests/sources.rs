@@ -226,6 +226,75 @@ fn a_python_server_is_linted_where_its_tools_are_written() {
 }
 
 #[test]
+fn a_go_server_is_linted_where_its_tools_are_written() {
+    let document = lint_json(common::root(), &["fixtures/sources/go"], None);
+    // The hand-written server and the sample of GitHub's (its helper file registers nothing).
+    assert_eq!(document["summary"]["files"], 2);
+    assert_eq!(document["summary"]["tools"], 5);
+    let places = places(&document);
+    for place in [
+        // A word of a constant joined with `+`, a property added after the schema literal.
+        "fixtures/sources/go/server.go:14:18 TC209",
+        "fixtures/sources/go/server.go:26:20 TC405",
+        // A helper's tool: the description is the argument of its call.
+        "fixtures/sources/go/server.go:36:40 TC207",
+        // A property another file of the package adds: at the call that adds it.
+        "fixtures/sources/go/github/gists.go:26:17 TC404",
+    ] {
+        assert!(
+            places.contains(&place.to_string()),
+            "{place} not in {places:?}"
+        );
+    }
+    let text =
+        std::fs::read_to_string(common::root().join("fixtures/sources/go/server.go")).unwrap();
+    let finding = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "TC209")
+        .unwrap();
+    let offset = finding["span"]["offset"].as_u64().unwrap() as usize;
+    let length = finding["span"]["length"].as_u64().unwrap() as usize;
+    assert_eq!(&text[offset..offset + length], "ALWAYS");
+
+    let (_, human, _) = common::run(
+        common::root(),
+        &[
+            "lint",
+            "--no-config",
+            "--select",
+            "TC209,TC405",
+            "fixtures/sources/go/server.go",
+        ],
+        None,
+    );
+    insta::assert_snapshot!(human);
+}
+
+#[test]
+fn go_comments_suppress_and_a_walk_leaves_go_tests_and_vendor_out() {
+    let dir = common::scratch("sources-go");
+    let server = "package main\n\nimport \"github.com/modelcontextprotocol/go-sdk/mcp\"\n\nvar a = &mcp.Tool{\n\tName: \"a\",\n\t// toolcheck: ignore[TC209] -- quoted from the API\n\tDescription: \"Does ALWAYS a.\",\n\tInputSchema: json.RawMessage(`{\"type\":\"object\"}`),\n}\n\nvar b = &mcp.Tool{Name: \"b\", Description: \"Does ALWAYS b.\", InputSchema: json.RawMessage(`{\"type\":\"object\"}`)}\n";
+    write_files(
+        &dir,
+        &[
+            ("server.go", server),
+            ("server_test.go", server),
+            ("vendor/example.com/dep/server.go", server),
+        ],
+    );
+    let document = lint_json(&dir, &["--select", "TC209", "."], None);
+    assert_eq!(places(&document), ["server.go:12:49 TC209"]);
+    assert_eq!(document["suppressed"].as_array().unwrap().len(), 1);
+    let (_, human, _) = common::run(&dir, &["lint", "--no-config", "server.go"], None);
+    assert!(
+        human.contains("`// toolcheck: ignore[TC209]` on its line or the line above"),
+        "{human}"
+    );
+}
+
+#[test]
 fn python_comments_suppress_and_a_walk_reads_python() {
     let dir = common::scratch("sources-python");
     let server = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\ndef a():\n    # toolcheck: ignore[TC209] -- quoted from the API\n    \"\"\"Does ALWAYS a.\"\"\"\n\n@mcp.tool()\ndef b():\n    \"\"\"Does ALWAYS b.\"\"\"\n";

@@ -1,4 +1,4 @@
-//! Tools read from TypeScript/JavaScript and Python source: never panics; every span is in place, and a
+//! Tools read from TypeScript/JavaScript, Python and Go source: never panics; every span is in place, and a
 //! string's words map to source text that holds them.
 #![no_main]
 
@@ -19,11 +19,19 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         reads.set(reads.get() + 1);
         (reads.get() <= 2).then(|| text.to_string())
     };
+    // A Go package's other file: the input again.
+    let list = |_: &std::path::Path| vec![std::path::PathBuf::from("src/other.go")];
     let imports = Imports {
         path: std::path::Path::new("src/server.ts"),
         read: &read,
+        list: &list,
     };
-    for language in [Language::TypeScript, Language::Tsx, Language::Python] {
+    for language in [
+        Language::TypeScript,
+        Language::Tsx,
+        Language::Python,
+        Language::Go,
+    ] {
         let Ok(root) = parse(text, language, Some(&imports)) else {
             continue;
         };

@@ -68,6 +68,7 @@ impl Parsed {
                 let imports = parse::code::Imports {
                     path: std::path::Path::new(&file.name),
                     read: &crate::read::imported_text,
+                    list: &crate::read::directory_files,
                 };
                 parse::code::parse(&file.text, language, Some(&imports))
             }
@@ -227,6 +228,9 @@ pub(crate) fn check(
             || crate::diagnostic::sort(&mut diagnostics),
         );
         if parsed.source_code {
+            // A literal in a helper stands for each tool a call of the helper makes: one
+            // finding per place and message.
+            diagnostics.dedup_by(|a, b| a.sort_key() == b.sort_key());
             // A fix edits the words of a literal, which in source may need escaping: not yet.
             for diagnostic in &mut diagnostics {
                 diagnostic.fix = None;

@@ -300,6 +300,8 @@ pub enum StrStyle {
     Py,
     /// A Python docstring as `inspect.cleandoc` leaves it (FastMCP's descriptions).
     PyDoc,
+    /// Go literals read from a server's source (one, or several joined with `+`).
+    Go,
     /// Reached through a YAML alias, or otherwise without a source of its own: every range maps
     /// to the node's whole span (the use site).
     Opaque,
@@ -534,6 +536,7 @@ fn segments(s: &Str, source: &str) -> Option<Vec<Segment>> {
         StrStyle::Js => super::code::js_string_segments(raw, span.start)?,
         StrStyle::Py => super::code::py_string_segments(raw, span.start)?,
         StrStyle::PyDoc => super::code::py_docstring_segments(raw, span.start)?,
+        StrStyle::Go => super::code::go_string_segments(raw, span.start)?,
         style => super::yaml::string_segments(style, raw, span.start, &s.value)?,
     };
     let mut expected_start = 0;

@@ -117,7 +117,12 @@ pub(crate) fn string_segments(
         StrStyle::DoubleQuoted => quoted_segments(true, raw, base, value),
         StrStyle::Literal => block_scalar(false, raw, base, value).map(|block| block.segments),
         StrStyle::Folded => block_scalar(true, raw, base, value).map(|block| block.segments),
-        StrStyle::Json | StrStyle::Js | StrStyle::Py | StrStyle::PyDoc | StrStyle::Opaque => None,
+        StrStyle::Json
+        | StrStyle::Js
+        | StrStyle::Py
+        | StrStyle::PyDoc
+        | StrStyle::Go
+        | StrStyle::Opaque => None,
     }
 }
 

@@ -405,14 +405,15 @@ fn registering_tools(sources: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// Whether a walked file is inside installed packages (`node_modules`, a virtual
-/// environment's `site-packages`), whose tools are not the project's to lint (as ruff and eslint
-/// leave them out).
+/// environment's `site-packages`, a Go module's `vendor`), whose tools are not the project's to
+/// lint (as ruff and eslint leave them out).
 fn in_dependencies(relative: &str) -> bool {
+    let go = relative.ends_with(".go");
     relative.split('/').any(|part| {
         matches!(
             part,
             "node_modules" | "site-packages" | "dist-packages" | "__pypackages__"
-        )
+        ) || (go && part == "vendor")
     })
 }
 

@@ -65,6 +65,19 @@ pub fn imported_text(path: &Path) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// The entries of the directory `path`, sorted (none when it cannot be read).
+pub fn directory_files(path: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(path)
+        .map(|entries| {
+            entries
+                .filter_map(|entry| Some(entry.ok()?.path()))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 /// The message for a file whose byte at `offset` is not UTF-8.
 pub fn not_utf8(offset: usize) -> String {
     format!("the file is not valid UTF-8 (invalid byte at offset {offset})")

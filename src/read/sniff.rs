@@ -20,13 +20,14 @@ pub fn manifest_extension(path: &Path) -> Option<bool> {
 }
 
 /// Whether a walk reads `path` as a source file that may register tools: named as one, and not
-/// a TypeScript declaration file (`.d.ts`), which describes types and registers nothing.
+/// a TypeScript declaration file (`.d.ts`), which describes types and registers nothing, or a
+/// Go test (`_test.go`), which is not built into the server.
 pub fn is_source(path: &Path) -> bool {
     let declaration = path
         .file_name()
         .and_then(|name| name.to_str())
         .is_some_and(|name| {
-            [".d.ts", ".d.mts", ".d.cts"]
+            [".d.ts", ".d.mts", ".d.cts", "_test.go"]
                 .iter()
                 .any(|end| name.ends_with(end))
         });
@@ -48,6 +49,7 @@ pub fn registers_tools(path: &Path) -> bool {
     let imports = crate::parse::code::Imports {
         path,
         read: &super::imported_text,
+        list: &super::directory_files,
     };
     language.may_register_tools(text)
         && crate::parse::code::parse(text, language, Some(&imports)).is_ok_and(|root| {

@@ -27,7 +27,7 @@ pub struct RuleRef {
     pub span: Span,
 }
 
-/// How a line comment starts: `#` in YAML and Python, `//` in TypeScript and JavaScript.
+/// How a line comment starts: `#` in YAML and Python, `//` in TypeScript, JavaScript and Go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Comments {
     Hash,
@@ -39,7 +39,7 @@ impl Comments {
     pub fn of_file(name: &str) -> Comments {
         use crate::parse::code::Language;
         match Language::of(std::path::Path::new(name)) {
-            Some(Language::TypeScript | Language::Tsx) => Comments::Slashes,
+            Some(Language::TypeScript | Language::Tsx | Language::Go) => Comments::Slashes,
             Some(Language::Python) | None => Comments::Hash,
         }
     }

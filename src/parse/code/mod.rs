@@ -1,8 +1,10 @@
 //! Tool definitions read from server source, without running it: the registrations of a
-//! TypeScript, JavaScript or Python file become the tree a `tools/list` capture parses into, with every
+//! TypeScript, JavaScript, Python or Go file become the tree a `tools/list` capture parses into, with every
 //! string pointing at its literal in the source, so every rule reads them unchanged and a
 //! finding underlines the words where they are written.
 
+mod go;
+mod go_string;
 mod js_string;
 mod py_string;
 mod python;
@@ -23,6 +25,7 @@ pub enum Language {
     /// TSX, and JavaScript (which the TSX grammar reads, JSX included).
     Tsx,
     Python,
+    Go,
 }
 
 impl Language {
@@ -33,6 +36,7 @@ impl Language {
             "ts" | "mts" | "cts" => Some(Language::TypeScript),
             "tsx" | "js" | "jsx" | "mjs" | "cjs" => Some(Language::Tsx),
             "py" => Some(Language::Python),
+            "go" => Some(Language::Go),
             _ => None,
         }
     }
@@ -43,6 +47,7 @@ impl Language {
         let words = match self {
             Language::TypeScript | Language::Tsx => JS_REGISTRATION_WORDS,
             Language::Python => PY_REGISTRATION_WORDS,
+            Language::Go => GO_REGISTRATION_WORDS,
         };
         words.iter().any(|word| text.contains(word))
     }
@@ -57,11 +62,16 @@ const JS_REGISTRATION_WORDS: &[&str] = &["registerTool", ".tool(", "addTool", "i
 /// `types.Tool(…)`.
 const PY_REGISTRATION_WORDS: &[&str] = &[".tool", "Tool("];
 
+/// The official SDK's `mcp.Tool{…}` literal (`&mcp.Tool{` too).
+const GO_REGISTRATION_WORDS: &[&str] = &["Tool{"];
+
 /// Where a source file is, and how to read a file it imports values from by relative path
 /// (`None`: not there, not readable, or too large).
 pub struct Imports<'a> {
     pub path: &'a Path,
     pub read: &'a dyn Fn(&Path) -> Option<String>,
+    /// The files of a directory (a Go package's other files declare names its files use).
+    pub list: &'a dyn Fn(&Path) -> Vec<std::path::PathBuf>,
 }
 
 /// The tools `source` registers, as a `{"tools": [...]}` tree whose strings point into
@@ -80,6 +90,7 @@ pub fn parse(
     match language {
         Language::TypeScript | Language::Tsx => typescript::tools(source, language, imports),
         Language::Python => python::tools(source),
+        Language::Go => go::tools(source, imports),
     }
 }
 
@@ -87,6 +98,11 @@ pub fn parse(
 /// `base`).
 pub(super) fn js_string_segments(raw: &str, base: usize) -> Option<Vec<Segment>> {
     js_string::segments(raw, base)
+}
+
+/// The segments of a Go string read from source.
+pub(super) fn go_string_segments(raw: &str, base: usize) -> Option<Vec<Segment>> {
+    go_string::segments(raw, base)
 }
 
 /// The segments of a Python string read from source.
@@ -115,6 +131,7 @@ fn syntax_tree(source: &str, language: Language) -> Option<Tree> {
         Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
         Language::Python => tree_sitter_python::LANGUAGE.into(),
+        Language::Go => tree_sitter_go::LANGUAGE.into(),
     };
     let mut parser = Parser::new();
     parser.set_language(&grammar).ok()?;

@@ -1608,6 +1608,7 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
         let imports = Imports {
             path: std::path::Path::new("src/server.ts"),
             read: &read,
+            list: &|_| Vec::new(),
         };
         let root = parse(main, Language::TypeScript, Some(&imports)).unwrap();
         let listed = root.to_json()["tools"].clone();
