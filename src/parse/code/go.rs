@@ -213,8 +213,10 @@ struct ImportNames {
 
 struct Reader<'t> {
     source: &'t str,
-    /// The package-level declarations of the file: constants, variables and functions.
+    /// The package-level declarations of the file: constants, variables, functions and types.
     declared: HashMap<&'t str, Ts<'t>>,
+    /// The methods the file declares, by name (the first of a name: `s.handle` as a value).
+    methods: HashMap<&'t str, Ts<'t>>,
     names: ImportNames,
     package: &'t Package<'t>,
     budget: &'t Cell<usize>,
@@ -244,6 +246,7 @@ impl<'t> Reader<'t> {
     ) -> Self {
         let root = tree.root_node();
         let mut declared = HashMap::new();
+        let mut methods = HashMap::new();
         let mut names = ImportNames::default();
         let mut cursor = root.walk();
         for declaration in root.named_children(&mut cursor) {
@@ -253,6 +256,20 @@ impl<'t> Reader<'t> {
                         declared.insert(&source[name.byte_range()], declaration);
                     }
                 }
+                "method_declaration" => {
+                    if let Some(name) = declaration.child_by_field_name("name") {
+                        methods
+                            .entry(&source[name.byte_range()])
+                            .or_insert(declaration);
+                    }
+                }
+                "type_declaration" => each_node_of(declaration, |spec| {
+                    if spec.kind() == "type_spec"
+                        && let Some(name) = spec.child_by_field_name("name")
+                    {
+                        declared.insert(&source[name.byte_range()], spec);
+                    }
+                }),
                 "const_declaration" | "var_declaration" => {
                     each_node_of(declaration, |spec| {
                         if matches!(spec.kind(), "const_spec" | "var_spec") {
@@ -271,12 +288,21 @@ impl<'t> Reader<'t> {
         Reader {
             source,
             declared,
+            methods,
             names,
             package,
             budget,
             root,
             calls: std::cell::OnceCell::new(),
             used_at,
+        }
+    }
+
+    fn names(&self, methods: bool) -> &HashMap<&'t str, Ts<'t>> {
+        if methods {
+            &self.methods
+        } else {
+            &self.declared
         }
     }
 
@@ -298,7 +324,287 @@ impl<'t> Reader<'t> {
     /// (and the parameters of `called` bound to its arguments).
     fn tool(&self, literal: Ts<'t>, called: Option<(Ts<'t>, &[Option<Go>])>) -> Option<Value> {
         let frame = self.context(literal, called)?;
-        json(self.eval(literal, &frame, 0)?)
+        let mut tool = self.eval(literal, &frame, 0)?;
+        if tool.get("InputSchema").is_none() {
+            let (input, output) = self.handler_schemas(literal)?;
+            let fields = tool.entries_mut()?;
+            let span = self.span(literal);
+            set(fields, "InputSchema".to_string(), span.clone(), input);
+            if let Some(output) = output
+                && !fields.iter().any(|(name, _, _)| name == "OutputSchema")
+            {
+                set(fields, "OutputSchema".to_string(), span, output);
+            }
+        }
+        json(tool)
+    }
+
+    /// The schemas the SDK infers for a tool without an input schema, added with a typed
+    /// handler (`mcp.AddTool(server, &mcp.Tool{…}, handle)`): from the types of the handler's
+    /// input (its third parameter) and output (its second result, unless `any`).
+    fn handler_schemas(&self, literal: Ts<'t>) -> Option<(Go, Option<Go>)> {
+        let argument = match literal.parent()? {
+            parent if parent.kind() == "unary_expression" => parent,
+            _ => literal,
+        };
+        let call = argument.parent()?.parent()?;
+        let function = call.child_by_field_name("function")?;
+        let sdk = self.names.sdk.as_deref()?;
+        if call.kind() != "call_expression" || self.text(function) != format!("{sdk}.AddTool") {
+            return None;
+        }
+        let [_, tool, handler] = arguments(call)[..] else {
+            return None;
+        };
+        if tool != argument {
+            return None;
+        }
+        fn schemas<'s>(reader: &Reader<'s>, function: Ts<'s>) -> Option<(Go, Option<Go>)> {
+            reader.signature_schemas(function)
+        }
+        match handler.kind() {
+            "func_literal" => self.signature_schemas(handler),
+            "identifier" => self.declaration(self.text(handler), handler, false, schemas),
+            // A method value, `s.handleSearch`.
+            "selector_expression" => {
+                let method = self.text(handler.child_by_field_name("field")?);
+                self.declaration(method, handler, true, schemas)
+            }
+            _ => None,
+        }
+    }
+
+    /// The input and output schemas of a handler `function(ctx, request, input In) (*Result,
+    /// Out, error)`.
+    fn signature_schemas(&self, function: Ts<'t>) -> Option<(Go, Option<Go>)> {
+        if !matches!(
+            function.kind(),
+            "function_declaration" | "method_declaration" | "func_literal"
+        ) {
+            return None;
+        }
+        let input = *parameter_types(function.child_by_field_name("parameters")?).get(2)?;
+        let output = function
+            .child_by_field_name("result")
+            .filter(|result| result.kind() == "parameter_list")
+            .and_then(|result| parameter_types(result).get(1).copied());
+        let schema = |ty: Ts<'t>| -> Option<Option<Go>> {
+            // The SDK reads a pointer's element type.
+            let ty = match ty.kind() {
+                "pointer_type" => ty.named_child(0)?,
+                _ => ty,
+            };
+            if matches!(self.text(ty), "any" | "interface{}") {
+                return Some(None);
+            }
+            self.inferred(ty, 0).map(Some)
+        };
+        let input = match schema(input)? {
+            Some(input) => input,
+            // `any` as the input: an object.
+            None => self.schema(vec![("Type", self.made("object", input))], input),
+        };
+        let output = match output {
+            Some(output) => schema(output)?,
+            None => None,
+        };
+        Some((input, output))
+    }
+
+    /// A string toolcheck writes for `node` (a type's name in a schema).
+    fn made(&self, text: &str, node: Ts<'t>) -> Go {
+        Go::Json(Value::made(text, self.span(node)))
+    }
+
+    /// A `jsonschema.Schema` of `fields`, at `node`.
+    fn schema(&self, fields: Vec<(&str, Go)>, node: Ts<'t>) -> Go {
+        let span = self.span(node);
+        let fields = fields
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), span.clone(), value))
+            .collect();
+        Go::Struct(Kind::Schema, fields, span)
+    }
+
+    /// The schema jsonschema-go infers for the type `ty` (`jsonschema.For`), as the SDK does
+    /// for a typed handler. `None` for a type it refuses or toolcheck does not follow.
+    fn inferred(&self, ty: Ts<'t>, depth: usize) -> Option<Go> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.spend()?;
+        let number = |n: i64| Go::Json(Value::Number(n.into(), self.span(ty)));
+        let typed = |name: &str| ("Type", self.made(name, ty));
+        let integer = |minimum: i64, maximum: Option<i64>| {
+            let mut fields = vec![typed("integer"), ("Minimum", number(minimum))];
+            fields.extend(maximum.map(|maximum| ("Maximum", number(maximum))));
+            self.schema(fields, ty)
+        };
+        let schema = match ty.kind() {
+            "parenthesized_type" => return self.inferred(ty.named_child(0)?, depth + 1),
+            "pointer_type" => return Some(nullable(self.inferred(ty.named_child(0)?, depth + 1)?)),
+            "slice_type" => {
+                let items = self.inferred(ty.child_by_field_name("element")?, depth + 1)?;
+                let types = Go::List(
+                    vec![self.made("null", ty), self.made("array", ty)],
+                    self.span(ty),
+                );
+                self.schema(vec![("Types", types), ("Items", items)], ty)
+            }
+            "array_type" => {
+                let length = ty.child_by_field_name("length")?;
+                let length: i64 = self.text(length).parse().ok()?;
+                let items = self.inferred(ty.child_by_field_name("element")?, depth + 1)?;
+                let fields = vec![
+                    typed("array"),
+                    ("Items", items),
+                    ("MinItems", number(length)),
+                    ("MaxItems", number(length)),
+                ];
+                self.schema(fields, ty)
+            }
+            "map_type" => {
+                if self.text(ty.child_by_field_name("key")?) != "string" {
+                    return None;
+                }
+                let values = self.inferred(ty.child_by_field_name("value")?, depth + 1)?;
+                self.schema(vec![typed("object"), ("AdditionalProperties", values)], ty)
+            }
+            "struct_type" => self.struct_schema(ty, depth)?,
+            "interface_type" if ty.named_child_count() == 0 => self.schema(vec![], ty),
+            "qualified_type" => match self.text(ty) {
+                // The types jsonschema-go writes as strings.
+                "time.Time" | "slog.Level" | "big.Int" | "big.Rat" | "big.Float" => {
+                    self.schema(vec![typed("string")], ty)
+                }
+                _ => return None,
+            },
+            "type_identifier" => match self.text(ty) {
+                "string" => self.schema(vec![typed("string")], ty),
+                "bool" => self.schema(vec![typed("boolean")], ty),
+                "int" | "int64" => self.schema(vec![typed("integer")], ty),
+                "uint" | "uint64" | "uintptr" => integer(0, None),
+                "int8" => integer(i8::MIN.into(), Some(i8::MAX.into())),
+                "uint8" | "byte" => integer(0, Some(u8::MAX.into())),
+                "int16" => integer(i16::MIN.into(), Some(i16::MAX.into())),
+                "uint16" => integer(0, Some(u16::MAX.into())),
+                "int32" | "rune" => integer(i32::MIN.into(), Some(i32::MAX.into())),
+                "uint32" => integer(0, Some(u32::MAX.into())),
+                "float32" | "float64" => self.schema(vec![typed("number")], ty),
+                "any" => self.schema(vec![], ty),
+                // A type of the package: its underlying type's schema.
+                name => self.declaration(name, ty, false, |reader, spec| {
+                    if spec.kind() != "type_spec"
+                        || spec.child_by_field_name("type_parameters").is_some()
+                    {
+                        return None;
+                    }
+                    reader.inferred(spec.child_by_field_name("type")?, depth + 1)
+                })?,
+            },
+            _ => return None,
+        };
+        Some(schema)
+    }
+
+    /// A struct's schema: its exported fields as properties, in order, named by their `json`
+    /// tags, described by their `jsonschema` tags, required unless `omitempty` or `omitzero`;
+    /// closed (`additionalProperties: false`).
+    fn struct_schema(&self, ty: Ts<'t>, depth: usize) -> Option<Go> {
+        let list = ty.named_child(0)?;
+        let mut properties: Vec<Member> = Vec::new();
+        let mut required = Vec::new();
+        let mut any_field = false;
+        for declaration in named(list) {
+            if declaration.kind() != "field_declaration" {
+                continue;
+            }
+            any_field = true;
+            let mut cursor = declaration.walk();
+            let names: Vec<Ts> = declaration
+                .children_by_field_name("name", &mut cursor)
+                .collect();
+            // An embedded struct's promoted fields: not followed.
+            if names.is_empty() {
+                return None;
+            }
+            let field_type = declaration.child_by_field_name("type")?;
+            let tag = match declaration.child_by_field_name("tag") {
+                Some(tag) => Some((tag, super::go_string::decode(self.text(tag), 0)?.0)),
+                None => None,
+            };
+            for name in names {
+                let field = self.text(name);
+                if !field.starts_with(|c: char| c.is_uppercase()) {
+                    continue;
+                }
+                let json_tag = tag.as_ref().and_then(|(_, tag)| tag_value(tag, "json"));
+                let (json_name, options) = match &json_tag {
+                    Some((value, _)) => value.split_once(',').unwrap_or((value.as_str(), "")),
+                    None => (field, ""),
+                };
+                if json_name == "-" && options.is_empty() {
+                    continue;
+                }
+                let json_name = if json_name.is_empty() {
+                    field
+                } else {
+                    json_name
+                };
+                let mut schema = self.inferred(field_type, depth + 1)?;
+                if let Some((tag_node, tag_text)) = &tag
+                    && let Some((description, at)) = tag_value(tag_text, "jsonschema")
+                {
+                    if description.is_empty() || !description_allowed(&description) {
+                        return None;
+                    }
+                    let description = self.tag_string(*tag_node, description, at);
+                    set(
+                        schema.entries_mut()?,
+                        "Description".to_string(),
+                        self.span(*tag_node),
+                        description,
+                    );
+                }
+                properties.retain(|member| member.key != json_name);
+                properties.push(Member::new(json_name, self.span(name), json(schema)?));
+                let options: Vec<&str> = options.split(',').collect();
+                if !options.contains(&"omitempty") && !options.contains(&"omitzero") {
+                    required.push(self.made(json_name, name));
+                }
+            }
+        }
+        let mut fields = vec![("Type", self.made("object", ty))];
+        if any_field {
+            let span = self.span(ty);
+            fields.push(("Properties", Go::Json(Value::Object(properties, span))));
+        }
+        if !required.is_empty() {
+            fields.push(("Required", Go::List(required, self.span(ty))));
+        }
+        // `{"not": {}}`: written `false`.
+        let closed = self.schema(vec![("Not", self.schema(vec![], ty))], ty);
+        fields.push(("AdditionalProperties", closed));
+        Some(self.schema(fields, ty))
+    }
+
+    /// A value of a struct tag: at its quoted text when the tag is a raw literal (`Go`'s
+    /// quoting is the tag's), else at the tag.
+    fn tag_string(&self, tag: Ts<'t>, value: String, quoted_at: usize) -> Go {
+        let text = self.text(tag);
+        if self.used_at.is_none() && tag.kind() == "raw_string_literal" && !text.contains('\r') {
+            // `quoted_at`: where the value's opening quote is in the tag's text.
+            let start = tag.start_byte() + 1 + quoted_at;
+            let raw = &text.as_bytes()[1 + quoted_at..];
+            if let Some(end) = quoted_end(raw) {
+                return Go::Json(Value::Str {
+                    value,
+                    raw: start..start + end,
+                    style: StrStyle::Go,
+                });
+            }
+        }
+        Go::Json(Value::made(&value, self.span(tag)))
     }
 
     /// The tools a literal written in a function of parameters stands for: one per call of
@@ -654,7 +960,7 @@ impl<'t> Reader<'t> {
         if depth > MAX_DEPTH {
             return None;
         }
-        self.declaration(name, call, |reader, function| {
+        self.declaration(name, call, false, |reader, function| {
             (function.kind() == "function_declaration")
                 .then(|| reader.run_function(function, arguments, depth + 1))
                 .flatten()
@@ -662,15 +968,17 @@ impl<'t> Reader<'t> {
     }
 
     /// `read` of the package-level declaration of `name` (a constant's or a variable's value,
-    /// or a function) and the reader of its file: this one, or one of another file of the
-    /// package, whose values are located at `node`, where the name is used.
+    /// a function, a type; a method's with `method`) and the reader of its file: this one, or
+    /// one of another file of the package, whose values are located at `node`, where the name
+    /// is used.
     fn declaration<R>(
         &self,
         name: &str,
         node: Ts<'t>,
+        method: bool,
         read: impl for<'s> Fn(&Reader<'s>, Ts<'s>) -> Option<R>,
     ) -> Option<R> {
-        if let Some(declaration) = self.declared.get(name).copied() {
+        if let Some(declaration) = self.names(method).get(name).copied() {
             return read(self, declaration);
         }
         let used_at = self.used_at.clone().unwrap_or_else(|| node.byte_range());
@@ -682,7 +990,7 @@ impl<'t> Reader<'t> {
                 self.budget,
                 Some(used_at.clone()),
             );
-            if let Some(declaration) = reader.declared.get(name).copied() {
+            if let Some(declaration) = reader.names(method).get(name).copied() {
                 return read(&reader, declaration);
             }
         }
@@ -800,7 +1108,7 @@ impl<'t> Reader<'t> {
         if depth > MAX_DEPTH {
             return None;
         }
-        self.declaration(name, node, |reader, value| {
+        self.declaration(name, node, false, |reader, value| {
             (value.kind() != "function_declaration")
                 .then(|| reader.eval(value, &Frame::new(), depth + 1))
                 .flatten()
@@ -1053,6 +1361,86 @@ impl<'t> Reader<'t> {
         }
         self.eval(inner, frame, depth + 1)
     }
+}
+
+/// `{"type": T}` as `{"type": ["null", T]}`: a pointer's schema.
+fn nullable(schema: Go) -> Go {
+    match schema {
+        Go::Struct(Kind::Schema, mut fields, span) => {
+            if let Some(entry) = fields.iter_mut().find(|(name, _, _)| name == "Type") {
+                let null = Go::Json(Value::made("null", entry.1.clone()));
+                let types = Go::List(vec![null, entry.2.clone()], entry.1.clone());
+                *entry = ("Types".to_string(), entry.1.clone(), types);
+            }
+            Go::Struct(Kind::Schema, fields, span)
+        }
+        other => other,
+    }
+}
+
+/// The types of a parameter list, one per parameter (`a, b int` is two).
+fn parameter_types(list: Ts) -> Vec<Ts> {
+    let mut types = Vec::new();
+    for declaration in named(list) {
+        let Some(ty) = declaration.child_by_field_name("type") else {
+            continue;
+        };
+        let mut cursor = declaration.walk();
+        let names = declaration
+            .children_by_field_name("name", &mut cursor)
+            .count();
+        types.extend(std::iter::repeat_n(ty, names.max(1)));
+    }
+    types
+}
+
+/// The value of `key` in a struct tag (`json:"name,omitempty" jsonschema:"…"`), unquoted as
+/// `reflect.StructTag.Lookup` does, and where its opening quote is in `tag`.
+fn tag_value(tag: &str, key: &str) -> Option<(String, usize)> {
+    let bytes = tag.as_bytes();
+    let mut pos = 0;
+    loop {
+        while bytes.get(pos) == Some(&b' ') {
+            pos += 1;
+        }
+        let name_start = pos;
+        while pos < bytes.len() && bytes[pos] > b' ' && bytes[pos] != b':' && bytes[pos] != b'"' {
+            pos += 1;
+        }
+        if pos == name_start || bytes.get(pos) != Some(&b':') || bytes.get(pos + 1) != Some(&b'"') {
+            return None;
+        }
+        let name = &tag[name_start..pos];
+        let quote = pos + 1;
+        let end = quote + quoted_end(&bytes[quote..])?;
+        if name == key {
+            let (value, _) = super::go_string::decode(&tag[quote..end], 0)?;
+            return Some((value, quote));
+        }
+        pos = end;
+    }
+}
+
+/// Where the interpreted string opening at `raw[0]` ends (past its closing quote).
+fn quoted_end(raw: &[u8]) -> Option<usize> {
+    let mut pos = 1;
+    while pos < raw.len() {
+        match raw[pos] {
+            b'\\' => pos += 2,
+            b'"' => return Some(pos + 1),
+            _ => pos += 1,
+        }
+    }
+    None
+}
+
+/// jsonschema-go refuses a `jsonschema` tag that starts `WORD=` (the syntax of other libraries).
+fn description_allowed(description: &str) -> bool {
+    let word = description
+        .split([' ', '\t', '\n'])
+        .next()
+        .unwrap_or_default();
+    !word.contains('=')
 }
 
 /// The named children of `node`, comments left out.
@@ -1524,6 +1912,62 @@ mod tests {
     }
 
     #[test]
+    fn typed_handlers_give_the_schemas_jsonschema_go_infers() {
+        let (source, read) = fixture_tools("typed.go");
+        assert_eq!(names(&read), ["search", "ping", "count"]);
+        // Fields in order, named by their `json` tags, described by their `jsonschema` tags,
+        // required unless `omitempty`; slices and pointers nullable; closed.
+        assert_eq!(
+            read[0]["inputSchema"].to_string(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "the words to search for"},
+                    "limit": {"type": "integer", "description": "at most this many results"},
+                    "tags": {"type": ["null", "array"], "items": {"type": "string"}},
+                    "since": {"type": ["null", "string"]},
+                    "Exact": {"type": "boolean"}
+                },
+                "required": ["query", "Exact"],
+                "additionalProperties": false
+            })
+            .to_string()
+        );
+        // The output type, a struct of a slice of structs, gives the output schema.
+        assert_eq!(
+            read[0]["outputSchema"]["properties"]["hits"]["items"],
+            json!({
+                "type": "object",
+                "properties": {"title": {"type": "string"}, "score": {"type": "number"}},
+                "required": ["title", "score"],
+                "additionalProperties": false
+            })
+        );
+        // `any` in: an object; `any` out: no output schema. A method value as the handler.
+        assert_eq!(read[1]["inputSchema"], json!({"type": "object"}));
+        assert!(read[1].get("outputSchema").is_none());
+        // An anonymous struct of a function literal; `int8`'s bounds.
+        assert_eq!(
+            read[2]["inputSchema"]["properties"]["of"],
+            json!({
+                "type": "object",
+                "additionalProperties": {"type": "integer", "minimum": -128, "maximum": 127},
+                "description": "the tags"
+            })
+        );
+        // A tag's description maps to its words in the tag.
+        let root = parse(&source, Language::Go, None).unwrap();
+        let query = root.get("tools").unwrap().as_array().unwrap()[0]
+            .get("inputSchema")
+            .and_then(|schema| schema.get("properties"))
+            .and_then(|properties| properties.get("query"))
+            .and_then(|query| query.get("description"))
+            .unwrap();
+        let range = query.source_range(&source, 4..9);
+        assert_eq!(&source[range], "words");
+    }
+
+    #[test]
     fn strings_numbers_and_calls_read_as_go_evaluates_them() {
         let source = format!(
             "{PRELUDE}const limit = 50\nconst prefix = `Lists ` + \"rows\"\n\n\
@@ -1572,6 +2016,12 @@ mod tests {
             "func h(name string) mcp.Tool { return mcp.Tool{Name: name, InputSchema: json.RawMessage(`{}`)} }",
             // No name.
             "var a = mcp.Tool{Description: \"x\", InputSchema: json.RawMessage(`{}`)}",
+            // No schema: a raw handler's, or a typed one's whose type is not followed (an
+            // embedded struct, a tag of another library's syntax, a cycle).
+            "func f() { s.AddTool(&mcp.Tool{Name: \"a\"}, h) }",
+            "type In struct { Base\n Q string }\nfunc h(c context.Context, r *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error)\nfunc f() { mcp.AddTool(s, &mcp.Tool{Name: \"a\"}, h) }",
+            "type In struct { Q string `jsonschema:\"description=q\"` }\nfunc h(c context.Context, r *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error)\nfunc f() { mcp.AddTool(s, &mcp.Tool{Name: \"a\"}, h) }",
+            "type In struct { Next *In }\nfunc h(c context.Context, r *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error)\nfunc f() { mcp.AddTool(s, &mcp.Tool{Name: \"a\"}, h) }",
         ];
         for case in cases {
             let read = tools(&format!("{PRELUDE}{case}\n"));
