@@ -33,6 +33,8 @@ const STEPS_PER_TOOL: usize = 100_000;
 /// The official SDK's package, and jsonschema-go's (with the SDK's own, which older releases
 /// used).
 const SDK_PACKAGE: &str = "github.com/modelcontextprotocol/go-sdk/mcp";
+/// mcp-go's package.
+const MCP_GO_PACKAGE: &str = "github.com/mark3labs/mcp-go/mcp";
 const SCHEMA_PACKAGES: &[&str] = &[
     "github.com/google/jsonschema-go/jsonschema",
     "github.com/modelcontextprotocol/go-sdk/jsonschema",
@@ -44,13 +46,23 @@ pub(super) fn tools(source: &str, imports: Option<&Imports>) -> Result<Node, Par
     let budget = Cell::new(STEPS_PER_TOOL);
     let reader = Reader::new(source, &tree, &package, &budget, None);
     let mut tools = Vec::new();
-    if let Some(sdk) = &reader.names.sdk {
-        let tool_type = format!("{sdk}.Tool");
+    // The official SDK's `mcp.Tool{…}` and mcp-go's `mcp.NewTool(…)`.
+    let tool_type = reader.names.sdk.as_ref().map(|sdk| format!("{sdk}.Tool"));
+    let new_tool = reader
+        .names
+        .mcp_go
+        .as_ref()
+        .map(|mcp| format!("{mcp}.NewTool"));
+    if tool_type.is_some() || new_tool.is_some() {
         each_node(&tree, |node| {
-            if node.kind() == "composite_literal"
-                && node
-                    .child_by_field_name("type")
-                    .is_some_and(|ty| reader.text(ty) == tool_type)
+            let (field, written) = match node.kind() {
+                "composite_literal" => ("type", &tool_type),
+                "call_expression" => ("function", &new_tool),
+                _ => return,
+            };
+            if node
+                .child_by_field_name(field)
+                .is_some_and(|name| Some(reader.text(name)) == written.as_deref())
             {
                 budget.set(STEPS_PER_TOOL);
                 match reader.tool(node, None) {
@@ -125,6 +137,15 @@ impl Go {
                 .map(|(_, _, value)| value),
             _ => None,
         }
+    }
+}
+
+/// Sets `key` to a string, or leaves it out when the string is empty (as mcp-go writes a
+/// tool's description, title and annotation title).
+fn set_text(entries: &mut Vec<(String, Span, Go)>, key: &str, span: Span, value: Go) {
+    match value.as_str() {
+        Some("") => entries.retain(|(name, _, _)| name != key),
+        _ => set(entries, key.to_string(), span, value),
     }
 }
 
@@ -209,6 +230,7 @@ impl<'a> Package<'a> {
 struct ImportNames {
     sdk: Option<String>,
     schema: Option<String>,
+    mcp_go: Option<String>,
 }
 
 struct Reader<'t> {
@@ -325,7 +347,7 @@ impl<'t> Reader<'t> {
     fn tool(&self, literal: Ts<'t>, called: Option<(Ts<'t>, &[Option<Go>])>) -> Option<Value> {
         let frame = self.context(literal, called)?;
         let mut tool = self.eval(literal, &frame, 0)?;
-        if tool.get("InputSchema").is_none() {
+        if matches!(tool, Go::Struct(Kind::Tool, ..)) && tool.get("InputSchema").is_none() {
             let (input, output) = self.handler_schemas(literal)?;
             let fields = tool.entries_mut()?;
             let span = self.span(literal);
@@ -1134,6 +1156,9 @@ impl<'t> Reader<'t> {
             "selector_expression" => {
                 let operand = self.text(function.child_by_field_name("operand")?);
                 let field = self.text(function.child_by_field_name("field")?);
+                if Some(operand) == self.names.mcp_go.as_deref() && field == "NewTool" {
+                    return self.mcp_go_tool(call, frame, depth);
+                }
                 match (operand, field, arguments.as_slice()) {
                     // `jsonschema.Ptr(1.0)`, `github.Ptr(true)`: the value pointed at.
                     (_, "Ptr", [value]) => self.eval(*value, frame, depth + 1),
@@ -1217,6 +1242,205 @@ impl<'t> Reader<'t> {
             "func_literal" => self.call_closure(function, &arguments, frame, depth),
             _ => None,
         }
+    }
+
+    /// mcp-go's `mcp.NewTool(name, options…)`: the tool its options make, as mcp-go writes it
+    /// (maps all the way: keys sorted; the default hints of `NewTool`; `required` always).
+    fn mcp_go_tool(&self, call: Ts<'t>, frame: &Frame, depth: usize) -> Option<Go> {
+        let span = self.span(call);
+        let flag = |value: bool| Go::Json(Value::Bool(value, span.clone()));
+        let entry = |key: &str, value: Go| (key.to_string(), span.clone(), value);
+        let (name, options) = arguments(call)
+            .split_first()
+            .map(|(n, o)| (*n, o.to_vec()))?;
+        let name = self.eval(name, frame, depth + 1)?;
+        name.as_str()?;
+        let mut tool = vec![entry("name", name)];
+        let mut annotations = vec![
+            entry("destructiveHint", flag(true)),
+            entry("idempotentHint", flag(false)),
+            entry("openWorldHint", flag(true)),
+            entry("readOnlyHint", flag(false)),
+        ];
+        let mut schema = vec![entry("type", Go::Json(Value::made("object", span.clone())))];
+        let mut properties = Vec::new();
+        let mut required = Vec::new();
+        for option in options {
+            let (option, arguments) = self.option_call(option)?;
+            let value = |index: usize| -> Option<Go> {
+                self.eval(*arguments.get(index)?, frame, depth + 1)
+            };
+            let key_span = self.span(option);
+            match self.text(option) {
+                "WithDescription" => set_text(&mut tool, "description", key_span, value(0)?),
+                "WithToolTitle" => set_text(&mut tool, "title", key_span, value(0)?),
+                "WithTitleAnnotation" => set_text(&mut annotations, "title", key_span, value(0)?),
+                hint @ ("WithReadOnlyHintAnnotation"
+                | "WithDestructiveHintAnnotation"
+                | "WithIdempotentHintAnnotation"
+                | "WithOpenWorldHintAnnotation") => {
+                    let key = match hint {
+                        "WithReadOnlyHintAnnotation" => "readOnlyHint",
+                        "WithDestructiveHintAnnotation" => "destructiveHint",
+                        "WithIdempotentHintAnnotation" => "idempotentHint",
+                        _ => "openWorldHint",
+                    };
+                    set(&mut annotations, key.to_string(), key_span, value(0)?);
+                }
+                "WithSchemaAdditionalProperties" => set(
+                    &mut schema,
+                    "additionalProperties".into(),
+                    key_span,
+                    value(0)?,
+                ),
+                // Images, not words a model reads.
+                "WithToolIcons" => {}
+                kind @ ("WithString" | "WithNumber" | "WithInteger" | "WithBoolean"
+                | "WithObject" | "WithArray" | "WithAny") => {
+                    let name = value(0)?;
+                    let property_name = name.as_str()?.to_string();
+                    let ty = match kind {
+                        "WithString" => Some("string"),
+                        "WithNumber" => Some("number"),
+                        "WithInteger" => Some("integer"),
+                        "WithBoolean" => Some("boolean"),
+                        "WithObject" => Some("object"),
+                        "WithArray" => Some("array"),
+                        _ => None,
+                    };
+                    let mut property = Vec::new();
+                    if let Some(ty) = ty {
+                        let made = Go::Json(Value::made(ty, key_span.clone()));
+                        property.push(("type".to_string(), key_span.clone(), made));
+                    }
+                    if kind == "WithObject" {
+                        let empty = Go::Map(Vec::new(), key_span.clone());
+                        property.push(("properties".to_string(), key_span.clone(), empty));
+                    }
+                    for option in &arguments[1..] {
+                        self.property_option(*option, &mut property, frame, depth + 1)?;
+                    }
+                    let flagged = property.iter().position(|(key, _, value)| {
+                        key == "required" && matches!(value, Go::Json(Value::Bool(true, _)))
+                    });
+                    if let Some(position) = flagged {
+                        property.remove(position);
+                        required.push(name.clone());
+                    }
+                    properties.retain(|(key, _, _)| *key != property_name);
+                    properties.push((property_name, name.span(), Go::Map(property, key_span)));
+                }
+                _ => return None,
+            }
+        }
+        schema.push(entry("properties", Go::Map(properties, span.clone())));
+        schema.push(entry("required", Go::List(required, span.clone())));
+        tool.push(entry("inputSchema", Go::Map(schema, span.clone())));
+        tool.push(entry("annotations", Go::Map(annotations, span.clone())));
+        Some(Go::Map(tool, span))
+    }
+
+    /// An option of mcp-go (`mcp.WithString(…)`, `mcp.Required()`): the call and its
+    /// arguments; `None` for anything else.
+    fn option_call(&self, option: Ts<'t>) -> Option<(Ts<'t>, Vec<Ts<'t>>)> {
+        let function = option.child_by_field_name("function")?;
+        let operand = function.child_by_field_name("operand")?;
+        if option.kind() != "call_expression"
+            || function.kind() != "selector_expression"
+            || Some(self.text(operand)) != self.names.mcp_go.as_deref()
+        {
+            return None;
+        }
+        Some((function.child_by_field_name("field")?, arguments(option)))
+    }
+
+    /// Applies mcp-go's property option `option` to `property` (a property's map).
+    fn property_option(
+        &self,
+        option: Ts<'t>,
+        property: &mut Vec<(String, Span, Go)>,
+        frame: &Frame,
+        depth: usize,
+    ) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let (name, arguments) = self.option_call(option)?;
+        let span = self.span(name);
+        let value =
+            |index: usize| -> Option<Go> { self.eval(*arguments.get(index)?, frame, depth + 1) };
+        let key = match self.text(name) {
+            "Description" => "description",
+            "Title" => "title",
+            "Required" => {
+                let yes = Go::Json(Value::Bool(true, span.clone()));
+                set(property, "required".into(), span, yes);
+                return Some(());
+            }
+            "DefaultString" | "DefaultNumber" | "DefaultBool" | "DefaultArray" => "default",
+            "Enum" => {
+                let mut values = Vec::new();
+                for argument in &arguments {
+                    if argument.kind() == "variadic_argument" {
+                        match self.eval(argument.named_child(0)?, frame, depth + 1)? {
+                            Go::List(items, _) => values.extend(items),
+                            _ => return None,
+                        }
+                    } else {
+                        values.push(self.eval(*argument, frame, depth + 1)?);
+                    }
+                }
+                set(
+                    property,
+                    "enum".into(),
+                    span.clone(),
+                    Go::List(values, span),
+                );
+                return Some(());
+            }
+            "MaxLength" => "maxLength",
+            "MinLength" => "minLength",
+            "Pattern" => "pattern",
+            "Max" => "maximum",
+            "Min" => "minimum",
+            "MultipleOf" => "multipleOf",
+            "Properties" => "properties",
+            "AdditionalProperties" => "additionalProperties",
+            "MinProperties" => "minProperties",
+            "MaxProperties" => "maxProperties",
+            "Items" => "items",
+            "MinItems" => "minItems",
+            "MaxItems" => "maxItems",
+            "UniqueItems" => "uniqueItems",
+            items @ ("WithStringItems" | "WithNumberItems" | "WithIntegerItems"
+            | "WithBooleanItems") => {
+                let ty = match items {
+                    "WithStringItems" => "string",
+                    "WithNumberItems" => "number",
+                    "WithIntegerItems" => "integer",
+                    _ => "boolean",
+                };
+                let made = Go::Json(Value::made(ty, span.clone()));
+                let mut item = vec![("type".to_string(), span.clone(), made)];
+                for option in &arguments {
+                    self.property_option(*option, &mut item, frame, depth + 1)?;
+                }
+                set(property, "items".into(), span.clone(), Go::Map(item, span));
+                return Some(());
+            }
+            "WithStringEnumItems" => {
+                let made = Go::Json(Value::made("string", span.clone()));
+                let item = vec![
+                    ("type".to_string(), span.clone(), made),
+                    ("enum".to_string(), span.clone(), value(0)?),
+                ];
+                set(property, "items".into(), span.clone(), Go::Map(item, span));
+                return Some(());
+            }
+            _ => return None,
+        };
+        set(property, key.to_string(), span, value(0)?);
+        Some(())
     }
 
     /// Calls the function literal `function` where `frame` holds the names it sees.
@@ -1535,6 +1759,8 @@ fn import(source: &str, spec: Ts, names: &mut ImportNames) {
     let name = alias.unwrap_or(last);
     if path == SDK_PACKAGE {
         names.sdk = Some(name);
+    } else if path == MCP_GO_PACKAGE {
+        names.mcp_go = Some(name);
     } else if SCHEMA_PACKAGES.contains(&path.as_str()) {
         names.schema = Some(name);
     }
@@ -1965,6 +2191,73 @@ mod tests {
             .unwrap();
         let range = query.source_range(&source, 4..9);
         assert_eq!(&source[range], "words");
+    }
+
+    #[test]
+    fn mcp_go_tools_read_as_mcp_go_writes_them() {
+        let (source, read) = fixture_tools("mcpgo.go");
+        assert_eq!(names(&read), ["buy-item", "reading-list", "delete_item"]);
+        // As mcp-go's `Tool.MarshalJSON` writes it: maps, keys sorted, `NewTool`'s hints.
+        assert_eq!(
+            read[0].to_string(),
+            json!({
+                "annotations": {
+                    "destructiveHint": true,
+                    "idempotentHint": false,
+                    "openWorldHint": true,
+                    "readOnlyHint": false
+                },
+                "description": "A tool for buying items",
+                "inputSchema": {
+                    "properties": {
+                        "itemCount": {
+                            "default": 1,
+                            "description": "Number of copies of the item to purchase",
+                            "maximum": 100,
+                            "minimum": 1,
+                            "type": "integer"
+                        },
+                        "itemName": {"description": "Name of the item to purchase", "type": "string"}
+                    },
+                    "required": ["itemName", "itemCount"],
+                    "type": "object"
+                },
+                "name": "buy-item"
+            })
+            .to_string()
+        );
+        let books = &read[1]["inputSchema"]["properties"]["books"];
+        assert_eq!(books["items"]["properties"]["year"]["minimum"], 1000);
+        assert_eq!(
+            read[1]["inputSchema"]["properties"]["preferences"]["properties"]["theme"]["enum"],
+            json!(["light", "dark"])
+        );
+        assert_eq!(read[1]["inputSchema"]["required"], json!(["books"]));
+        let delete = &read[2];
+        assert_eq!(delete["annotations"]["title"], "Delete item");
+        assert_eq!(delete["annotations"]["idempotentHint"], true);
+        assert_eq!(
+            delete["inputSchema"]["properties"]["id"]["enum"],
+            json!(["book", "game"])
+        );
+        assert_eq!(
+            delete["inputSchema"]["properties"]["tags"]["items"],
+            json!({"minLength": 1, "type": "string"})
+        );
+        // An option toolcheck does not know leaves the tool out; so does another package's
+        // `NewTool`.
+        let unknown = "package main\nimport \"github.com/mark3labs/mcp-go/mcp\"\nvar a = mcp.NewTool(\"a\", mcp.WithFuture(1))\nvar b = other.NewTool(\"b\")\n";
+        assert_eq!(tools(unknown), json!([]));
+        // The description's words are where they are written.
+        let root = parse(&source, Language::Go, None).unwrap();
+        let description = root.get("tools").unwrap().as_array().unwrap()[2]
+            .get("description")
+            .unwrap();
+        let always = description.as_str().unwrap().find("ALWAYS").unwrap();
+        assert_eq!(
+            &source[description.source_range(&source, always..always + 6)],
+            "ALWAYS"
+        );
     }
 
     #[test]

@@ -62,8 +62,8 @@ const JS_REGISTRATION_WORDS: &[&str] = &["registerTool", ".tool(", "addTool", "i
 /// `types.Tool(…)`.
 const PY_REGISTRATION_WORDS: &[&str] = &[".tool", "Tool("];
 
-/// The official SDK's `mcp.Tool{…}` literal (`&mcp.Tool{` too).
-const GO_REGISTRATION_WORDS: &[&str] = &["Tool{"];
+/// The official SDK's `mcp.Tool{…}` literal (`&mcp.Tool{` too) and mcp-go's `mcp.NewTool(…)`.
+const GO_REGISTRATION_WORDS: &[&str] = &["Tool{", "NewTool("];
 
 /// Where a source file is, and how to read a file it imports values from by relative path
 /// (`None`: not there, not readable, or too large).
