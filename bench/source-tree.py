@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The source-discovery benchmark (docs/sources.md, BENCHMARKS.md): a tree of 5,000 TypeScript
-(or, with --language python, Python) files of which 20 register tools, linted whole. Writes the tree, then times `toolcheck lint` over
+(or, with --language python or go, Python or Go) files of which 20 register tools, linted whole. Writes the tree, then times `toolcheck lint` over
 it (best and median of N runs, wall time) and checks that it found the 20 files' tools.
 
-    python3 bench/source-tree.py [--runs N] [--registering N] [--language typescript|python]
+    python3 bench/source-tree.py [--runs N] [--registering N] [--language typescript|python|go]
                                  [--bin target/release/toolcheck]
 """
 import argparse
@@ -113,6 +113,66 @@ def search_{i}(
     return query
 '''
 
+GO_ORDINARY = """// Package m{i} loads the settings of module {i} and merges them with the defaults.
+package m{i}
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Config{i} is the settings of module {i}.
+type Config{i} struct {{
+	Retries int      `json:"retries"`
+	Hosts   []string `json:"hosts"`
+}}
+
+// Load{i} reads the settings at path and merges them with defaults.
+func Load{i}(path string, defaults Config{i}) (Config{i}, error) {{
+	text, err := os.ReadFile(path)
+	if err != nil {{
+		return defaults, err
+	}}
+	merged := defaults
+	if err := json.Unmarshal(text, &merged); err != nil {{
+		return defaults, err
+	}}
+	if merged.Retries < 0 || merged.Retries > 10 {{
+		return defaults, fmt.Errorf("retries must be between 0 and 10, not %d", merged.Retries)
+	}}
+	return merged, nil
+}}
+"""
+
+GO_REGISTERS = """package m{i}
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type SearchInput{i} struct {{
+	Query string `json:"query" jsonschema:"The words to look for."`
+	Limit int    `json:"limit,omitempty" jsonschema:"How many results."`
+}}
+
+func search{i}(ctx context.Context, req *mcp.CallToolRequest, in SearchInput{i}) (*mcp.CallToolResult, any, error) {{
+	return nil, nil, nil
+}}
+
+// Register{i} adds the search tool of collection {i}.
+func Register{i}(server *mcp.Server) {{
+	mcp.AddTool(server, &mcp.Tool{{
+		Name:  "search_{i}",
+		Title: "Search collection {i}",
+		Description: "Search collection {i} by keyword. Use it when the user asks for records " +
+			"of that collection. Not for editing records.",
+	}}, search{i})
+}}
+"""
+
 
 def write_tree(root, files=5000, registering=20, language="typescript"):
     step = files // registering
@@ -123,6 +183,8 @@ def write_tree(root, files=5000, registering=20, language="typescript"):
         registers = i % step == 0
         if python:
             template, extension = (PY_REGISTERS if registers else PY_ORDINARY), "py"
+        elif language == "go":
+            template, extension = (GO_REGISTERS if registers else GO_ORDINARY), "go"
         else:
             template, extension = (REGISTERS if registers else ORDINARY), "ts"
         with open(os.path.join(directory, f"f{i:04d}.{extension}"), "w") as out:
@@ -135,7 +197,7 @@ def main():
     parser.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "toolcheck"))
     parser.add_argument("--registering", type=int, default=20)
     parser.add_argument("--dir")
-    parser.add_argument("--language", choices=["typescript", "python"], default="typescript")
+    parser.add_argument("--language", choices=["typescript", "python", "go"], default="typescript")
     args = parser.parse_args()
     root = args.dir or tempfile.mkdtemp(prefix="toolcheck-source-tree.")
     try:
@@ -149,7 +211,7 @@ def main():
             if done.returncode not in (0, 1):
                 raise SystemExit(f"toolcheck failed ({done.returncode}): {done.stderr}")
         summary = json.loads(done.stdout)["summary"]
-        extension = "py" if args.language == "python" else "ts"
+        extension = {"python": "py", "go": "go"}.get(args.language, "ts")
         print(f"5,000 .{extension} files, {args.registering} registering: {summary['files']} files linted, "
               f"{summary['tools']} tools; wall time best {min(times):.3f} s, "
               f"median {statistics.median(times):.3f} s over {args.runs} runs")

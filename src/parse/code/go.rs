@@ -1171,6 +1171,15 @@ impl<'t> Reader<'t> {
                         let text = sprintf(format.as_str()?, &values?)?;
                         Some(Go::Json(Value::made(&text, self.span(call))))
                     }
+                    ("strings", "Join", [items, separator]) => {
+                        let Go::List(items, _) = self.eval(*items, frame, depth + 1)? else {
+                            return None;
+                        };
+                        let separator = self.eval(*separator, frame, depth + 1)?;
+                        let items: Option<Vec<&str>> = items.iter().map(Go::as_str).collect();
+                        let text = items?.join(separator.as_str()?);
+                        Some(Go::Json(Value::made(&text, self.span(call))))
+                    }
                     ("strconv", "Itoa", [integer]) => {
                         match self.eval(*integer, frame, depth + 1)? {
                             Go::Json(Value::Number(n, _)) if n.is_i64() => {
@@ -2263,16 +2272,19 @@ mod tests {
     #[test]
     fn strings_numbers_and_calls_read_as_go_evaluates_them() {
         let source = format!(
-            "{PRELUDE}const limit = 50\nconst prefix = `Lists ` + \"rows\"\n\n\
+            "{PRELUDE}const limit = 50\nconst prefix = `Lists ` + \"rows\"\nvar modes = []string{{\"fast\", \"full\"}}\n\n\
              func tool(t translations.TranslationHelperFunc) mcp.Tool {{\n\
              \treturn mcp.Tool{{\n\
              \t\tName: \"list_rows\",\n\
-             \t\tDescription: t(\"KEY\", fmt.Sprintf(\"%s, at most %d (100%%).\", prefix, limit)),\n\
+             \t\tDescription: t(\"KEY\", fmt.Sprintf(\"%s, at most %d (100%%).\", prefix, limit)) + strings.Join(modes, \", \"),\n\
              \t\tInputSchema: json.RawMessage(`{{\"type\":\"object\",\"properties\":{{}}}}`),\n\
              \t}}\n}}\n"
         );
         let read = tools(&source);
-        assert_eq!(read[0]["description"], "Lists rows, at most 50 (100%).");
+        assert_eq!(
+            read[0]["description"],
+            "Lists rows, at most 50 (100%).fast, full"
+        );
         assert_eq!(
             read[0]["inputSchema"],
             json!({"type": "object", "properties": {}})
