@@ -22,6 +22,20 @@ fn write_files(dir: &std::path::Path, files: &[(&str, &str)]) {
     }
 }
 
+/// The text the first finding of `code` in `file` underlines.
+fn underlined(document: &Value, code: &str, file: &str) -> String {
+    let text = std::fs::read_to_string(common::root().join(file)).unwrap();
+    let finding = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == code && d["file"] == file)
+        .unwrap();
+    let offset = finding["span"]["offset"].as_u64().unwrap() as usize;
+    let length = finding["span"]["length"].as_u64().unwrap() as usize;
+    text[offset..offset + length].to_string()
+}
+
 /// `file:line:column code` of each finding.
 fn places(document: &Value) -> Vec<String> {
     document["diagnostics"]
@@ -199,17 +213,10 @@ fn a_python_server_is_linted_where_its_tools_are_written() {
             "{place} not in {places:?}"
         );
     }
-    let text =
-        std::fs::read_to_string(common::root().join("fixtures/sources/python/server.py")).unwrap();
-    let finding = document["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["code"] == "TC209" && d["file"] == "fixtures/sources/python/server.py")
-        .unwrap();
-    let offset = finding["span"]["offset"].as_u64().unwrap() as usize;
-    let length = finding["span"]["length"].as_u64().unwrap() as usize;
-    assert_eq!(&text[offset..offset + length], "ALWAYS");
+    assert_eq!(
+        underlined(&document, "TC209", "fixtures/sources/python/server.py"),
+        "ALWAYS"
+    );
 
     let (_, human, _) = common::run(
         common::root(),
@@ -249,17 +256,10 @@ fn a_go_server_is_linted_where_its_tools_are_written() {
             "{place} not in {places:?}"
         );
     }
-    let text =
-        std::fs::read_to_string(common::root().join("fixtures/sources/go/server.go")).unwrap();
-    let finding = document["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["code"] == "TC209" && d["file"] == "fixtures/sources/go/server.go")
-        .unwrap();
-    let offset = finding["span"]["offset"].as_u64().unwrap() as usize;
-    let length = finding["span"]["length"].as_u64().unwrap() as usize;
-    assert_eq!(&text[offset..offset + length], "ALWAYS");
+    assert_eq!(
+        underlined(&document, "TC209", "fixtures/sources/go/server.go"),
+        "ALWAYS"
+    );
 
     let (_, human, _) = common::run(
         common::root(),

@@ -54,7 +54,7 @@ pub(super) fn tools(source: &str, imports: Option<&Imports>) -> Result<Node, Par
         .as_ref()
         .map(|mcp| format!("{mcp}.NewTool"));
     if tool_type.is_some() || new_tool.is_some() {
-        each_node(&tree, |node| {
+        each_node(tree.root_node(), |node| {
             let (field, written) = match node.kind() {
                 "composite_literal" => ("type", &tool_type),
                 "call_expression" => ("function", &new_tool),
@@ -285,7 +285,7 @@ impl<'t> Reader<'t> {
                             .or_insert(declaration);
                     }
                 }
-                "type_declaration" => each_node_of(declaration, |spec| {
+                "type_declaration" => each_node(declaration, |spec| {
                     if spec.kind() == "type_spec"
                         && let Some(name) = spec.child_by_field_name("name")
                     {
@@ -293,13 +293,13 @@ impl<'t> Reader<'t> {
                     }
                 }),
                 "const_declaration" | "var_declaration" => {
-                    each_node_of(declaration, |spec| {
+                    each_node(declaration, |spec| {
                         if matches!(spec.kind(), "const_spec" | "var_spec") {
                             bind_spec(source, spec, &mut declared);
                         }
                     });
                 }
-                "import_declaration" => each_node_of(declaration, |spec| {
+                "import_declaration" => each_node(declaration, |spec| {
                     if spec.kind() == "import_spec" {
                         import(source, spec, &mut names);
                     }
@@ -648,7 +648,7 @@ impl<'t> Reader<'t> {
         };
         let calls = self.calls.get_or_init(|| {
             let mut calls: HashMap<&'t str, Vec<Ts<'t>>> = HashMap::new();
-            each_node_of(self.root, |node| {
+            each_node(self.root, |node| {
                 if node.kind() == "call_expression"
                     && let Some(callee) = node.child_by_field_name("function")
                     && callee.kind() == "identifier"
@@ -785,7 +785,7 @@ impl<'t> Reader<'t> {
                     self.assign(target, value, frame, depth);
                 }
             }
-            "var_declaration" => each_node_of(statement, |spec| {
+            "var_declaration" => each_node(statement, |spec| {
                 if spec.kind() == "var_spec" {
                     let mut cursor = spec.walk();
                     let names: Vec<Ts> = spec.children_by_field_name("name", &mut cursor).collect();
@@ -831,7 +831,7 @@ impl<'t> Reader<'t> {
     /// Every name of `frame` that `statement` mentions becomes unknown: a statement not
     /// followed may change it.
     fn forget(&self, statement: Ts<'t>, frame: &mut Frame) {
-        each_node_of(statement, |node| {
+        each_node(statement, |node| {
             if node.kind() == "identifier"
                 && let Some(value) = frame.get_mut(self.text(node))
             {
@@ -1691,32 +1691,10 @@ fn arguments(call: Ts) -> Vec<Ts> {
         .unwrap_or_default()
 }
 
-/// Every node under `node` (itself included), without recursion.
-fn each_node_of<'t>(node: Ts<'t>, mut visit: impl FnMut(Ts<'t>)) {
-    let mut cursor = node.walk();
-    loop {
-        visit(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == node {
-                return;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-        }
-    }
-}
-
 /// Whether `statement` may return (outside the functions written in it).
 fn contains_return(statement: Ts) -> bool {
     let mut found = false;
-    each_node_of(statement, |node| {
+    each_node(statement, |node| {
         if node.kind() == "return_statement" && !inside_func_literal(node, statement) {
             found = true;
         }

@@ -14,7 +14,8 @@ pub(crate) fn decode(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
     let mut pos = 0;
     let mut literals = 0;
     loop {
-        pos = skip_joins(raw, pos)?;
+        // Go joins literals as JavaScript does: `+`, spaces, comments, parentheses.
+        pos = super::js_string::skip_joins(raw, pos)?;
         if pos == bytes.len() {
             break;
         }
@@ -31,28 +32,6 @@ pub(crate) fn decode(raw: &str, base: usize) -> Option<(String, Vec<Segment>)> {
 /// The segments of `raw` alone (for [`super::super::Node::source_range`]).
 pub(crate) fn segments(raw: &str, base: usize) -> Option<Vec<Segment>> {
     decode(raw, base).map(|(_, segments)| segments)
-}
-
-/// Past whitespace, comments, parentheses and `+` signs from `pos`; `None` in an unclosed
-/// comment.
-fn skip_joins(raw: &str, mut pos: usize) -> Option<usize> {
-    let bytes = raw.as_bytes();
-    while pos < bytes.len() {
-        match bytes[pos] {
-            b'+' | b'(' | b')' => pos += 1,
-            b if b.is_ascii_whitespace() => pos += 1,
-            b'/' if bytes.get(pos + 1) == Some(&b'/') => {
-                pos = raw[pos..]
-                    .find('\n')
-                    .map_or(bytes.len(), |end| pos + end + 1);
-            }
-            b'/' if bytes.get(pos + 1) == Some(&b'*') => {
-                pos += 2 + raw[pos + 2..].find("*/")? + 2;
-            }
-            _ => break,
-        }
-    }
-    Some(pos)
 }
 
 /// A raw literal opening at `start`: its text as written, less its carriage returns (which

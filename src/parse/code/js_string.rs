@@ -35,7 +35,7 @@ pub(crate) fn segments(raw: &str, base: usize) -> Option<Vec<Segment>> {
 
 /// Past whitespace, comments, parentheses and `+` signs from `pos`; `None` in an unclosed
 /// comment.
-fn skip_joins(raw: &str, mut pos: usize) -> Option<usize> {
+pub(super) fn skip_joins(raw: &str, mut pos: usize) -> Option<usize> {
     let bytes = raw.as_bytes();
     while pos < bytes.len() {
         match bytes[pos] {

@@ -170,16 +170,19 @@ fn tool_set(source: &str, tools: Vec<Value>) -> Node {
     Value::Object(vec![tools], whole).into_node(Pointer::root(), &mut Keys::default())
 }
 
-/// Every node of `tree`, in source order, without recursion (a deeply nested file must not
-/// exhaust the stack).
-fn each_node<'t>(tree: &'t Tree, mut visit: impl FnMut(Ts<'t>)) {
-    let mut cursor = tree.walk();
+/// Every node under `node` (itself included), in source order, without recursion (a deeply
+/// nested file must not exhaust the stack).
+fn each_node<'t>(node: Ts<'t>, mut visit: impl FnMut(Ts<'t>)) {
+    let mut cursor = node.walk();
     loop {
         visit(cursor.node());
         if cursor.goto_first_child() {
             continue;
         }
         loop {
+            if cursor.node() == node {
+                return;
+            }
             if cursor.goto_next_sibling() {
                 break;
             }

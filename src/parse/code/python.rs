@@ -30,7 +30,7 @@ pub(super) fn tools(source: &str) -> Result<Node, ParseError> {
     let tree = syntax_tree(source, Language::Python).ok_or_else(|| gave_up("Python"))?;
     let reader = Reader::new(source, &tree);
     let mut tools = Vec::new();
-    each_node(&tree, |node| {
+    each_node(tree.root_node(), |node| {
         reader.budget.set(STEPS_PER_REGISTRATION);
         reader.defs.take();
         let tool = match node.kind() {

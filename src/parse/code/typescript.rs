@@ -49,7 +49,7 @@ pub(super) fn tools(
         budget: Cell::new(0),
     };
     let mut tools = Vec::new();
-    each_node(&tree, |node| {
+    each_node(tree.root_node(), |node| {
         let node = At {
             node,
             module: 0,
@@ -299,7 +299,7 @@ impl<'t> Module<'t> {
         let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
         let mut zod_names = vec!["z", "zod"];
         let mut imports = HashMap::new();
-        each_node(tree, |node| {
+        each_node(tree.root_node(), |node| {
             if node.kind() == "import_statement" {
                 let Some(specifier) = import_source(source, node) else {
                     return;
