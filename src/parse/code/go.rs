@@ -15,7 +15,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
 
 use tree_sitter::{Node as Ts, Tree};
@@ -167,12 +167,17 @@ struct Called {
 /// The names of a function's frame: `None` for one whose value is not known.
 type Frame = HashMap<String, Option<Go>>;
 
-/// The other files of the package (the `.go` files of the directory, tests left out), read and
-/// parsed when a name is not found in the file itself.
+/// The other files of the package (the `.go` files of the directory, tests left out), read when
+/// a name is not found in the file itself, and parsed when they seem to declare it.
 struct Package<'a> {
     imports: Option<&'a Imports<'a>>,
-    files: RefCell<Option<Vec<PathBuf>>>,
-    parsed: RefCell<HashMap<PathBuf, Option<Rc<Parsed>>>>,
+    files: RefCell<Option<Vec<Sibling>>>,
+}
+
+struct Sibling {
+    text: Option<String>,
+    /// Parsed once, when first needed.
+    parsed: Option<Option<Rc<Parsed>>>,
 }
 
 struct Parsed {
@@ -185,12 +190,11 @@ impl<'a> Package<'a> {
         Package {
             imports,
             files: RefCell::new(None),
-            parsed: RefCell::new(HashMap::new()),
         }
     }
 
-    /// The parsed files of the package that mention `name`, other than the file read.
-    fn files_mentioning(&self, name: &str) -> Vec<Rc<Parsed>> {
+    /// The parsed files of the package, other than the file read, that may declare `name`.
+    fn files_declaring(&self, name: &str) -> Vec<Rc<Parsed>> {
         let Some(imports) = self.imports else {
             return Vec::new();
         };
@@ -205,24 +209,47 @@ impl<'a> Package<'a> {
                         && !file.ends_with("_test.go")
                         && path.file_name() != imports.path.file_name()
                 })
+                .map(|path| Sibling {
+                    text: (imports.read)(&path),
+                    parsed: None,
+                })
                 .collect()
         });
-        let mut parsed = self.parsed.borrow_mut();
         files
-            .iter()
-            .filter_map(|path| {
-                parsed
-                    .entry(path.clone())
-                    .or_insert_with(|| {
-                        let source = (imports.read)(path)?;
+            .iter_mut()
+            .filter(|file| {
+                file.text
+                    .as_deref()
+                    .is_some_and(|text| declares(text, name))
+            })
+            .filter_map(|file| {
+                file.parsed
+                    .get_or_insert_with(|| {
+                        let source = file.text.clone()?;
                         let tree = syntax_tree(&source, Language::Go)?;
                         Some(Rc::new(Parsed { source, tree }))
                     })
                     .clone()
             })
-            .filter(|file| file.source.contains(name))
             .collect()
     }
+}
+
+/// Whether `text` may declare `name` (a cheap test before a file is parsed): after `func`,
+/// `type`, `const` or `var`, or starting a line of a `const` or `var` block (`NAME = …`,
+/// `NAME Type`, `NAME, OTHER`: a space or a comma after it, where a call or an index
+/// statement has `(`, `[` or `.`).
+fn declares(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let line = &text[text[..at].rfind('\n').map_or(0, |end| end + 1)..at];
+        let after = text[at + name.len()..].chars().next();
+        match line.trim() {
+            "func" | "type" | "const" | "var" => !after.is_some_and(word),
+            "" => after.is_some_and(|c| c == ' ' || c == '\t' || c == ','),
+            _ => false,
+        }
+    })
 }
 
 /// The package names a file imports the SDK and jsonschema-go as.
@@ -1004,7 +1031,7 @@ impl<'t> Reader<'t> {
             return read(self, declaration);
         }
         let used_at = self.used_at.clone().unwrap_or_else(|| node.byte_range());
-        for file in self.package.files_mentioning(name) {
+        for file in self.package.files_declaring(name) {
             let reader = Reader::new(
                 &file.source,
                 &file.tree,
