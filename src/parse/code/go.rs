@@ -270,11 +270,20 @@ struct Reader<'t> {
     package: &'t Package<'t>,
     budget: &'t Cell<usize>,
     root: Ts<'t>,
+    /// Each statement list a tool is in, as far as its statements have been run.
+    lists: RefCell<HashMap<usize, Ran<'t>>>,
     /// The calls of each function named by an identifier, found when first needed.
     calls: std::cell::OnceCell<HashMap<&'t str, Vec<Ts<'t>>>>,
     /// Where what this reader reads is used, when it reads another file of the package: its
     /// values are located there.
     used_at: Option<Span>,
+}
+
+/// The statements of a list, the first `done` of them run: `frame` is what they leave.
+struct Ran<'t> {
+    statements: Vec<Ts<'t>>,
+    done: usize,
+    frame: Frame,
 }
 
 /// What running statements came to.
@@ -342,6 +351,7 @@ impl<'t> Reader<'t> {
             package,
             budget,
             root,
+            lists: RefCell::new(HashMap::new()),
             calls: std::cell::OnceCell::new(),
             used_at,
         }
@@ -721,13 +731,37 @@ impl<'t> Reader<'t> {
                     self.bind_parameters(ancestor, arguments, &mut frame)?;
                 }
                 "statement_list" => {
-                    let mut cursor = ancestor.walk();
-                    for statement in ancestor.named_children(&mut cursor) {
-                        if statement.start_byte() >= child.start_byte() {
-                            break;
-                        }
+                    // The statements before `child` are run once for all the tools of a list,
+                    // in order: a function of a thousand tools is not read a million times.
+                    let mut lists = self.lists.borrow_mut();
+                    let list = lists.entry(ancestor.id()).or_insert_with(|| Ran {
+                        statements: named(ancestor),
+                        done: 0,
+                        frame: Frame::new(),
+                    });
+                    let until = list
+                        .statements
+                        .iter()
+                        .position(|statement| statement.start_byte() >= child.start_byte())
+                        .unwrap_or(list.statements.len());
+                    let reuse = called.is_none() && list.done > 0 && list.done <= until;
+                    let from = if reuse {
+                        frame = list.frame.clone();
+                        list.done
+                    } else {
+                        0
+                    };
+                    let statements = list.statements[from..until].to_vec();
+                    drop(lists);
+                    for statement in statements {
                         // What a statement before the tool returns is not the tool's concern.
                         self.statement(statement, &mut frame, 0)?;
+                    }
+                    if called.is_none() {
+                        let mut lists = self.lists.borrow_mut();
+                        let list = lists.get_mut(&ancestor.id())?;
+                        list.done = until;
+                        list.frame = frame.clone();
                     }
                 }
                 _ => {}
@@ -2347,6 +2381,25 @@ mod tests {
             "package main\nimport \"github.com/mark3labs/mcp-go/mcp\"\nvar a = mcp.Tool{Name: \"a\", InputSchema: json.RawMessage(`{}`)}\n",
         );
         assert_eq!(read, json!([]));
+    }
+
+    #[test]
+    fn a_function_of_many_tools_is_read_in_linear_time() {
+        // Each tool is read where the statements before it leave the names: run once for all.
+        let tools_written = 2_000;
+        let mut source = format!("{PRELUDE}func main() {{\n\tserver := mcp.NewServer(nil, nil)\n");
+        for i in 0..tools_written {
+            source.push_str(&format!(
+                "\tserver.AddTool(&mcp.Tool{{Name: \"t{i}\", InputSchema: json.RawMessage(`{{}}`)}}, nil)\n"
+            ));
+        }
+        source.push_str("}\n");
+        let start = std::time::Instant::now();
+        let read = tools(&source);
+        assert_eq!(read.as_array().unwrap().len(), tools_written);
+        // Under 0.3 s in a debug build; running the statements again for every tool took
+        // minutes.
+        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
     }
 
     #[test]
