@@ -18,10 +18,13 @@ while read -r listing package; do
     if [ ! -d "$dir" ]; then
         case "$package" in
         github:*)
-            # A repository at a commit: from a local mirror (`$MIRRORS/owner+name/repo`, as
-            # the `fetch` tool leaves them) when there is one, else cloned from GitHub.
+            # A repository at a commit (`github:owner/name@commit`, or `…@commit:path` for one
+            # folder of it): from a local mirror (`$MIRRORS/owner+name/repo`, as the `fetch`
+            # tool leaves them) when there is one, else cloned from GitHub.
             repository="${package#github:}"
             commit="${repository#*@}"
+            folder=""
+            case "$commit" in *:*) folder="${commit#*:}"; commit="${commit%%:*}" ;; esac
             repository="${repository%@*}"
             mirror="${MIRRORS:-/work/.mirror}/$(printf '%s' "$repository" | tr '/' '+')/repo"
             if [ ! -d "$mirror" ]; then
@@ -30,7 +33,7 @@ while read -r listing package; do
                     "https://github.com/$repository" "$mirror"
             fi
             mkdir -p "$dir"
-            git -C "$mirror" archive "$commit" | tar x -C "$dir"
+            git -C "$mirror" archive "$commit" $folder | tar x -C "$dir"
             ;;
         *==*)
             # PyPI: the wheel (or the source distribution) of that version, unpacked.
@@ -58,7 +61,8 @@ while read -r listing package; do
     case "$listing" in */*) listed="$corpora/$listing" ;; esac
     [ -f "$repo/bench/listings/$listing" ] && listed="$repo/bench/listings/$listing"
     name="$(basename "${listing%.json}")"
-    case "$listing" in */*) name="${listing%%/*}" ;; esac
+    case "$listing" in */*) name="$(basename "$(dirname "$listing")")/$name" ;; esac
+    case "$package" in github:*:*) dir="$dir/${package##*:}" ;; esac
     echo "$name $listed $dir" >> "$list"
 done < "$repo/bench/source-recall.txt"
 cargo run --quiet --release --example source_recall -- "$list"

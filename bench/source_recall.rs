@@ -6,7 +6,8 @@
 //! `NAME LISTING.json PACKAGE_DIR`. Prints a Markdown table, the totals and the misses.
 //!
 //! A tool is found when a registration of its name is read; its description is the same when
-//! byte-identical (absent on both sides counts); its schema is equivalent when the properties,
+//! byte-identical (absent on both sides counts; a harness tool's `promptSnippet` and
+//! `promptGuidelines` too); its schema (`inputSchema`, or a harness tool's `parameters`) is equivalent when the properties,
 //! their types and descriptions, and `required` are the same.
 //!
 //! `SOURCE_RECALL_SHOW=NAME` prints the tool NAME as read and as listed.
@@ -44,23 +45,38 @@ fn main() {
                 .expect("the listing is JSON");
         let read = read_tools(Path::new(dir));
         let mut counts = Counts::default();
-        for live in listing["tools"].as_array().expect("a tools array") {
+        // A `tools/list` result, or a harness's bare array of tools.
+        let listed = listing["tools"].as_array().or(listing.as_array());
+        for live in listed.expect("a tools array") {
             let tool = live["name"].as_str().unwrap_or_default();
             counts.tools += 1;
-            let Some(source) = read.get(tool) else {
+            let Some(registrations) = read.get(tool) else {
                 misses.push(format!("{name}: `{tool}` not found"));
                 continue;
             };
             counts.found += 1;
+            // A harness tool's snippet and guidelines are read with its description.
+            let text = |tool: &Value| {
+                ["description", "promptSnippet", "promptGuidelines"]
+                    .map(|key| tool.get(key).cloned())
+            };
+            let same_schema =
+                |source: &Value| shape(input_schema(live)) == shape(input_schema(source));
+            // A name registered more than once (tools that replace one another, variants
+            // chosen by a setting): the registration that agrees best with the listing.
+            let source = registrations
+                .iter()
+                .max_by_key(|source| (text(live) == text(source), same_schema(source)))
+                .expect("a name read has a registration");
             if std::env::var("SOURCE_RECALL_SHOW").is_ok_and(|show| show == tool) {
                 println!("read: {source:#}\nlisted: {live:#}");
             }
-            if live.get("description") == source.get("description") {
+            if text(live) == text(source) {
                 counts.same_description += 1;
             } else {
                 misses.push(format!("{name}: `{tool}` description differs"));
             }
-            if shape(&live["inputSchema"]) == shape(&source["inputSchema"]) {
+            if same_schema(source) {
                 counts.same_schema += 1;
             } else {
                 misses.push(format!("{name}: `{tool}` schema differs"));
@@ -92,10 +108,10 @@ fn main() {
     }
 }
 
-/// The tools the source files under `dir` register, by name (the first registration of a
-/// name wins), read as `toolcheck lint` reads them: installed dependencies left out, files
+/// The tools the source files under `dir` register, by name (each registration of a name),
+/// read as `toolcheck lint` reads them: installed dependencies left out, files
 /// without a registration keyword not parsed.
-fn read_tools(dir: &Path) -> HashMap<String, Value> {
+fn read_tools(dir: &Path) -> HashMap<String, Vec<Value>> {
     let mut tools = HashMap::new();
     let mut files = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
@@ -145,11 +161,17 @@ fn read_tools(dir: &Path) -> HashMap<String, Value> {
             if let Some(name) = tool["name"].as_str() {
                 tools
                     .entry(name.to_string())
-                    .or_insert_with(|| tool.clone());
+                    .or_insert_with(Vec::new)
+                    .push(tool.clone());
             }
         }
     }
     tools
+}
+
+/// An MCP tool's `inputSchema`, a harness tool's `parameters`.
+fn input_schema(tool: &Value) -> &Value {
+    tool.get("inputSchema").unwrap_or(&tool["parameters"])
 }
 
 /// What "an equivalent input schema" compares: each property's type and description, and

@@ -318,3 +318,49 @@ fn python_comments_suppress_and_a_walk_reads_python() {
         "{human}"
     );
 }
+
+/// A harness extension's tools (`pi.registerTool({ … })` with TypeBox schemas): the snippet
+/// and guidelines are linted as such, on their words in the `.ts` file, and what is read is
+/// what TypeBox and the harness make of the extension (`extension.listing.json`, written by
+/// running it with TypeBox 1.4.3).
+#[test]
+fn a_harness_extension_is_linted_with_its_snippets_and_guidelines() {
+    let file = "fixtures/sources/harness/extension.ts";
+    let document = lint_json(common::root(), &[file], None);
+    assert_eq!(document["summary"]["tools"], 2);
+    let places = places(&document);
+    for place in [
+        // A snippet's period, a guideline's word, a property of a schema another file holds.
+        "fixtures/sources/harness/extension.ts:14:40 TC202",
+        "fixtures/sources/harness/extension.ts:27:23 TC209",
+        "fixtures/sources/harness/extension.ts:27:22 TC205",
+        "fixtures/sources/harness/extension.ts:16:15 TC404",
+    ] {
+        assert!(
+            places.contains(&place.to_string()),
+            "{place} not in {places:?}"
+        );
+    }
+    assert_eq!(underlined(&document, "TC209", file), "Always");
+    assert_eq!(underlined(&document, "TC404", file), "searchSchema");
+
+    let (code, stdout, stderr) = common::run(
+        common::root(),
+        &[
+            "diff",
+            "--no-config",
+            "fixtures/sources/harness/extension.listing.json",
+            file,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("2 unchanged"), "{stdout}");
+
+    let (_, human, _) = common::run(
+        common::root(),
+        &["lint", "--no-config", "--select", "TC202,TC209", file],
+        None,
+    );
+    insta::assert_snapshot!(human);
+}

@@ -54,9 +54,17 @@ impl Language {
 }
 
 /// The words of the registrations read: the calls `server.registerTool(…)`, `server.tool(…)`
-/// and FastMCP's `server.addTool(…)`, and the `inputSchema` key of a tool written as
-/// `tools/list` returns it.
-const JS_REGISTRATION_WORDS: &[&str] = &["registerTool", ".tool(", "addTool", "inputSchema"];
+/// and FastMCP's `server.addTool(…)`, the `inputSchema` key of a tool written as
+/// `tools/list` returns it, and the `promptSnippet` or TypeBox schema of a harness tool defined
+/// without `registerTool`.
+const JS_REGISTRATION_WORDS: &[&str] = &[
+    "registerTool",
+    ".tool(",
+    "addTool",
+    "inputSchema",
+    "promptSnippet",
+    "Type.Object(",
+];
 
 /// The decorator `@mcp.tool` (with or without arguments) and the low-level server's
 /// `types.Tool(…)`.

@@ -15,6 +15,8 @@ use super::value::{Member, Value};
 use super::{Imports, Language, each_node, gave_up, syntax_tree, tool_set};
 use crate::parse::{Node, ParseError, Span, StrStyle};
 
+mod typebox;
+
 /// How deep a value is followed (names through names, schemas in schemas) before giving up.
 const MAX_DEPTH: usize = 64;
 
@@ -290,6 +292,9 @@ struct Module<'t> {
     bindings: HashMap<&'t str, Option<Ts<'t>>>,
     /// The names zod is imported under (`z`, `z4`, …), beside `z` and `zod` themselves.
     zod_names: Vec<&'t str>,
+    /// The names TypeBox's `Type` is imported under, and the harness's `StringEnum`.
+    typebox_names: Vec<&'t str>,
+    string_enum_names: Vec<&'t str>,
     imports: HashMap<&'t str, Import<'t>>,
 }
 
@@ -298,6 +303,8 @@ impl<'t> Module<'t> {
     fn new(source: &'t str, tree: &'t Tree, links: &HashMap<String, usize>) -> Self {
         let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
         let mut zod_names = vec!["z", "zod"];
+        let mut typebox_names = Vec::new();
+        let mut string_enum_names = Vec::new();
         let mut imports = HashMap::new();
         each_node(tree.root_node(), |node| {
             if node.kind() == "import_statement" {
@@ -305,10 +312,15 @@ impl<'t> Module<'t> {
                     return;
                 };
                 let from_zod = specifier == "zod" || specifier.starts_with("zod/");
+                let from_typebox = typebox::is_typebox_module(specifier);
                 let module = links.get(specifier).copied();
                 for (local, export) in imported_names(source, node) {
                     if from_zod {
                         zod_names.push(local);
+                    } else if from_typebox && export == Some("Type") {
+                        typebox_names.push(local);
+                    } else if from_typebox && export == Some("StringEnum") {
+                        string_enum_names.push(local);
                     } else if let Some(module) = module {
                         imports.insert(local, Import { module, export });
                     }
@@ -339,6 +351,8 @@ impl<'t> Module<'t> {
             source,
             bindings,
             zod_names,
+            typebox_names,
+            string_enum_names,
             imports,
         }
     }
@@ -661,7 +675,7 @@ impl<'t> Reader<'t> {
     /// The tool a call registers, if `node` is a registration that can be read whole.
     fn registration(&self, node: At<'t>) -> Option<Value> {
         if node.kind() == "object" {
-            return self.tool_literal(node);
+            return self.tool_literal(node).or_else(|| self.harness_tool(node));
         }
         let (_, method) = self.method_call(node)?;
         let arguments = self.arguments(node);
@@ -1039,6 +1053,10 @@ impl<'t> Reader<'t> {
                 let negative = format!("-{}", self.text(operand));
                 Some(Value::Number(number(&negative)?, span))
             }
+            "binary_expression" => match self.arithmetic(node, depth) {
+                Some(value) => Some(Value::Number(value.into(), span)),
+                None => self.string(node, depth + 1),
+            },
             "array" => {
                 let items: Option<Vec<Value>> = node
                     .named_children()
@@ -1063,6 +1081,31 @@ impl<'t> Reader<'t> {
                 Some(Value::Object(members, span))
             }
             _ => self.string(node, depth + 1),
+        }
+    }
+
+    /// An integer computed from integers (`50 * 1024`, `DEFAULT_MAX_BYTES / 1024`), when each
+    /// step is exact and safe: a fraction or an overflow is not read.
+    fn arithmetic(&self, node: At<'t>, depth: usize) -> Option<i64> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let node = self.resolve(node)?;
+        match node.kind() {
+            "number" => number(self.text(node))?.as_i64(),
+            "binary_expression" => {
+                let left = self.arithmetic(node.child_by_field_name("left")?, depth + 1)?;
+                let right = self.arithmetic(node.child_by_field_name("right")?, depth + 1)?;
+                let value = match self.text(node.child_by_field_name("operator")?) {
+                    "+" => left.checked_add(right)?,
+                    "-" => left.checked_sub(right)?,
+                    "*" => left.checked_mul(right)?,
+                    "/" if right != 0 && left % right == 0 => left / right,
+                    _ => return None,
+                };
+                (value.abs() <= SAFE_INTEGER).then_some(value)
+            }
+            _ => None,
         }
     }
 
