@@ -364,3 +364,98 @@ fn a_harness_extension_is_linted_with_its_snippets_and_guidelines() {
     );
     insta::assert_snapshot!(human);
 }
+
+/// `--fix` on source edits the words of a literal where they are written, and holds a fix
+/// that would edit anything else: a value another file holds, a template's substitution, an
+/// escape, a schema made from a call.
+#[test]
+fn fixes_in_source_edit_literals_only() {
+    let dir = common::scratch("sources-fix");
+    let extension = r#"import { Type } from "typebox";
+import { SNIPPET } from "./text.js";
+const NOUN = "notes";
+pi.registerTool({
+  name: "search_notes",
+  description: "Search the notes. Use it when the user asks about a note. Not for files.",
+  promptSnippet: "Search notes by words.",
+  promptGuidelines: ["Use this tool before asking again.", "Prefer this tool to \"grep\" for notes."],
+  parameters: Type.Object({ q: Type.String({ description: "Words." }) }),
+});
+pi.registerTool({
+  name: "add_note",
+  description: "Add a note. Use it when the user says remember. Not for files.",
+  promptSnippet: SNIPPET,
+  parameters: Type.Object({}),
+});
+pi.registerTool({
+  name: "drop_note",
+  description: "Drop a note. Use it when the user says forget. Not for files.",
+  promptSnippet: `Drop ${NOUN} by id.`,
+  parameters: Type.Object({}),
+});
+pi.registerTool({
+  name: "list_notes",
+  description: "List the notes. Use it when the user asks what is noted. Not for files.",
+  promptSnippet: "List every note\x2e",
+  parameters: Type.Object({}),
+});
+"#;
+    write_files(
+        &dir,
+        &[
+            ("extension.ts", extension),
+            (
+                "text.ts",
+                "export const SNIPPET = \"Add a note to the notes.\";\n",
+            ),
+        ],
+    );
+    let select = ["--select", "TC202,TC204"];
+    let before = places(&lint_json(
+        &dir,
+        &[&select[..], &["extension.ts"]].concat(),
+        None,
+    ));
+    assert_eq!(
+        before,
+        [
+            "extension.ts:7:40 TC202",
+            "extension.ts:8:27 TC204",
+            "extension.ts:8:68 TC204",
+            "extension.ts:14:18 TC202",
+            "extension.ts:20:18 TC202",
+            "extension.ts:26:34 TC202",
+        ]
+    );
+    let (code, _, stderr) = common::run(
+        &dir,
+        &[
+            &["lint", "--no-config", "--fix", "-q"][..],
+            &select,
+            &["extension.ts"],
+        ]
+        .concat(),
+        None,
+    );
+    assert_eq!((code, stderr.as_str()), (0, "fixed 3 findings\n"));
+    let after = std::fs::read_to_string(dir.join("extension.ts")).unwrap();
+    let expected = extension
+        .replacen("\"Search notes by words.\"", "\"Search notes by words\"", 1)
+        .replacen("Use this tool before", "Use search_notes before", 1)
+        .replacen("Prefer this tool to", "Prefer search_notes to", 1);
+    assert_eq!(after, expected);
+    // What is left: the snippets whose period is not written in this file's literal.
+    let left = places(&lint_json(
+        &dir,
+        &[&select[..], &["extension.ts"]].concat(),
+        None,
+    ));
+    assert_eq!(
+        left,
+        [
+            "extension.ts:14:18 TC202",
+            "extension.ts:20:18 TC202",
+            "extension.ts:26:34 TC202",
+        ]
+    );
+}

@@ -10,7 +10,7 @@ use super::{Extras, FileReport, panic_message};
 use crate::diagnostic::{Diagnostic, Field};
 use crate::normalize::{self, Tool};
 use crate::parse::source::SourceFile;
-use crate::parse::{self, Node};
+use crate::parse::{self, Node, NodeKind, StrStyle};
 use crate::read::{Input, not_utf8};
 use crate::rule::{ActiveRule, Anchor, Ctx, Outline, Rule};
 use crate::suppress::Pending;
@@ -118,6 +118,45 @@ fn unreadable(
         diagnostic.help(help.to_string());
     }
     ctx.take_findings()
+}
+
+/// Takes the fix off a finding in a source file unless each of its edits changes words inside
+/// one string literal, as written there, to words no literal of any language escapes: an edit
+/// anywhere else would change code (a schema toolcheck made from a call, a value another file
+/// holds, a template's substitution), and a quote or a backslash would need escaping.
+fn hold_fixes_outside_literals(root: &Node, text: &str, diagnostics: &mut [Diagnostic]) {
+    if !diagnostics.iter().any(|d| d.fix.is_some()) {
+        return;
+    }
+    let mut literals = Vec::new();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        match &node.kind {
+            NodeKind::String(literal) if literal.style != StrStyle::Opaque => {
+                literals.push(literal.raw());
+            }
+            NodeKind::Array(items) => pending.extend(items),
+            NodeKind::Object(entries) => pending.extend(entries.iter().map(|entry| &entry.value)),
+            _ => {}
+        }
+    }
+    let plain =
+        |words: &str| !words.contains(['"', '\'', '`', '\\', '$', '{', '}', '%', '\n', '\r']);
+    let in_literal = |edit: &crate::diagnostic::Edit| {
+        // Inside the quotes: not at the literal's first or last byte.
+        literals
+            .iter()
+            .any(|raw| raw.start < edit.span.start && edit.span.end < raw.end)
+            && text.get(edit.span.clone()).is_some_and(plain)
+            && plain(&edit.replacement)
+    };
+    for diagnostic in diagnostics {
+        if let Some(fix) = &diagnostic.fix
+            && !fix.edits.iter().all(in_literal)
+        {
+            diagnostic.fix = None;
+        }
+    }
 }
 
 /// Takes the fix off a finding whose edits would change text that other places of the YAML
@@ -231,10 +270,7 @@ pub(crate) fn check(
             // A literal in a helper stands for each tool a call of the helper makes: one
             // finding per place and message.
             diagnostics.dedup_by(|a, b| a.sort_key() == b.sort_key());
-            // A fix edits the words of a literal, which in source may need escaping: not yet.
-            for diagnostic in &mut diagnostics {
-                diagnostic.fix = None;
-            }
+            hold_fixes_outside_literals(root, &parsed.file.text, &mut diagnostics);
         } else if !parsed.json {
             hold_fixes_on_shared_text(&parsed.file.text, &mut diagnostics);
         }
