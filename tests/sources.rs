@@ -459,3 +459,37 @@ pi.registerTool({
         ]
     );
 }
+
+/// Two registrations of one name in server source are a duplicate when they run together;
+/// in two functions, branches or cases they are variants the server picks between.
+#[test]
+fn a_duplicate_name_in_source_is_one_that_runs_twice() {
+    let dir = common::scratch("sources-duplicates");
+    let server = r#"server.registerTool("a", { description: "A." }, cb);
+if (safe) {
+  server.registerTool("b", { description: "B, safe." }, cb);
+} else {
+  server.registerTool("b", { description: "B." }, cb);
+}
+const c = safe ? { name: "c", inputSchema: {} } : { name: "c", inputSchema: { type: "object" } };
+function one() { server.registerTool("d", { description: "D." }, cb); }
+function two() { server.registerTool("d", { description: "D, two." }, cb); }
+server.registerTool("a", { description: "A again." }, cb);
+switch (mode) {
+  case 1: server.registerTool("e", { description: "E." }, cb); break;
+  default: server.registerTool("e", { description: "E, default." }, cb);
+}
+if (x) server.tool("f", cb); else server.tool("f", cb);
+function three() {
+  server.registerTool("g", { description: "G." }, cb);
+  server.registerTool("g", { description: "G." }, cb);
+}
+"#;
+    write_files(&dir, &[("server.ts", server)]);
+    let document = lint_json(&dir, &["--select", "TC502", "server.ts"], None);
+    assert_eq!(document["summary"]["tools"], 14);
+    assert_eq!(
+        places(&document),
+        ["server.ts:10:21 TC502", "server.ts:18:23 TC502"]
+    );
+}

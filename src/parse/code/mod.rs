@@ -134,6 +134,72 @@ fn gave_up(language: &str) -> ParseError {
     }
 }
 
+/// The blocks of a source file's code, to tell whether two places of it run together.
+pub struct Blocks {
+    tree: Tree,
+}
+
+impl Blocks {
+    /// `None` for text that is not source, or that cannot be parsed.
+    pub fn of(file_name: &str, source: &str) -> Option<Blocks> {
+        let language = Language::of(Path::new(file_name))?;
+        Some(Blocks {
+            tree: syntax_tree(source, language)?,
+        })
+    }
+
+    /// Whether the code at byte offsets `a` and `b` runs together: both in the same block, not
+    /// in two functions, two branches of an `if`, two cases of a `switch` or the two sides of
+    /// a conditional expression (variants a server picks between at run time).
+    pub fn run_together(&self, a: usize, b: usize) -> bool {
+        self.scope(a) == self.scope(b)
+    }
+
+    /// The innermost block or branch holding `offset`.
+    fn scope(&self, offset: usize) -> Option<usize> {
+        let mut node = self
+            .tree
+            .root_node()
+            .descendant_for_byte_range(offset, offset)?;
+        loop {
+            let parent = node.parent()?;
+            let branch = matches!(
+                parent.kind(),
+                "ternary_expression" | "conditional_expression" | "if_statement" | "else_clause"
+            ) && node.is_named();
+            if branch {
+                return Some(node.id());
+            }
+            if SCOPES.contains(&parent.kind()) {
+                return Some(parent.id());
+            }
+            node = parent;
+        }
+    }
+}
+
+/// The nodes whose statements run together, in the three grammars: blocks, a module's top
+/// level, a `switch`'s cases, a function whose body is an expression.
+const SCOPES: &[&str] = &[
+    // TypeScript and JavaScript
+    "program",
+    "statement_block",
+    "switch_case",
+    "switch_default",
+    "arrow_function",
+    "class_body",
+    // Python
+    "module",
+    "block",
+    "lambda",
+    // Go (`block` above too)
+    "source_file",
+    "expression_case",
+    "default_case",
+    "type_case",
+    "communication_case",
+];
+
 fn syntax_tree(source: &str, language: Language) -> Option<Tree> {
     let grammar: tree_sitter::Language = match language {
         Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use crate::diagnostic::Field;
 use crate::normalize::{Tool, ToolSet};
 use crate::parse::Entry;
+use crate::parse::code::Blocks;
 use crate::rule::{Anchor, Ctx, Rule, RunCtx, SessionRef, SetRef};
 use crate::rules::targets::helpers::wire_name;
 use crate::targets::profile::Check;
@@ -20,6 +21,8 @@ pub struct DuplicateToolName {}
 impl Rule for DuplicateToolName {
     fn check_set(&self, set: &ToolSet<'_>, ctx: &mut Ctx<'_>) {
         let mut first: HashMap<&str, &Tool<'_>> = HashMap::new();
+        // A source file's blocks, parsed at the first duplicate.
+        let mut blocks = None;
         for tool in &set.tools {
             let Some(entry) = tool.name else {
                 continue;
@@ -34,6 +37,17 @@ impl Rule for DuplicateToolName {
             let Some(original_name) = original.name else {
                 continue;
             };
+            // In server source, two registrations in two functions or two branches are
+            // variants the server picks between when it starts (`CreateRunSafe` beside
+            // `CreateRun`), not two tools it lists.
+            let blocks = blocks.get_or_insert_with(|| Blocks::of(&ctx.file.name, &ctx.file.text));
+            let (first_at, at) = (original_name.value.span().start, entry.value.span().start);
+            if blocks
+                .as_ref()
+                .is_some_and(|blocks| !blocks.run_together(first_at, at))
+            {
+                continue;
+            }
             // Some files gather the variants of a tool that a host picks from at run time;
             // say whether this one is a copy or a different definition.
             let help = if original.node.to_json() == tool.node.to_json() {
