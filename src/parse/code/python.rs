@@ -33,6 +33,7 @@ pub(super) fn tools(source: &str) -> Result<Node, ParseError> {
     each_node(tree.root_node(), |node| {
         reader.budget.set(STEPS_PER_REGISTRATION);
         reader.defs.take();
+        reader.frames.take();
         let tool = match node.kind() {
             "decorated_definition" => reader.decorated_tool(node),
             "call" => reader.tool_literal(node),
@@ -53,7 +54,18 @@ struct Reader<'t> {
     classes: RefCell<HashMap<usize, Rc<Bindings<'t>>>>,
     /// The models a schema being read refers to, by name, in the order pydantic defines them.
     defs: RefCell<Vec<(String, Value)>>,
+    /// The calls of helpers read for the registration being read (`writes(destructive=True)`):
+    /// the helper's body and what each of its parameters is given. A registration reads one
+    /// call of a helper at a time, and the latest call's values are its parameters'.
+    frames: RefCell<Vec<Frame<'t>>>,
     budget: Cell<usize>,
+}
+
+/// A call of a module function that returns a value: inside `body`, each parameter's name
+/// stands for its argument (or its default).
+struct Frame<'t> {
+    body: std::ops::Range<usize>,
+    bound: HashMap<&'t str, Ts<'t>>,
 }
 
 impl<'t> Reader<'t> {
@@ -82,6 +94,7 @@ impl<'t> Reader<'t> {
             framework,
             classes: RefCell::new(HashMap::new()),
             defs: RefCell::new(Vec::new()),
+            frames: RefCell::new(Vec::new()),
             budget: Cell::new(STEPS_PER_REGISTRATION),
         }
     }
@@ -109,7 +122,12 @@ impl<'t> Reader<'t> {
         for _ in depth..MAX_DEPTH {
             match node.kind() {
                 "parenthesized_expression" => node = node.named_child(0)?,
-                "identifier" => node = (*self.bindings.get(self.text(node))?)?,
+                "identifier" => {
+                    node = match self.parameter(node) {
+                        Some(argument) => argument,
+                        None => (*self.bindings.get(self.text(node))?)?,
+                    }
+                }
                 "attribute" => {
                     let object = node.child_by_field_name("object")?;
                     let attribute = self.text(node.child_by_field_name("attribute")?);
@@ -130,7 +148,8 @@ impl<'t> Reader<'t> {
                     }
                     node = self.class_scope(class).get(attribute).copied()??;
                 }
-                // `_paper_id_property()`: a function of no parameters that returns a value.
+                // `_paper_id_property()`, `writes(destructive=True)`: a function that returns a
+                // value.
                 "call" => match self.returned(node) {
                     Some(returned) => node = returned,
                     None => return Some(node),
@@ -248,23 +267,26 @@ impl<'t> Reader<'t> {
             .collect()
     }
 
-    /// What a call of a module's function without parameters returns, when its body (after
-    /// its docstring) is one `return`.
+    /// The argument a helper call gives the parameter `name` is at, when `name` is one.
+    fn parameter(&self, name: Ts<'t>) -> Option<Ts<'t>> {
+        let at = name.start_byte();
+        let frames = self.frames.borrow();
+        let frame = frames.iter().rev().find(|frame| frame.body.contains(&at))?;
+        frame.bound.get(self.text(name)).copied()
+    }
+
+    /// What a call of a module's function returns, when its body (after its docstring) is one
+    /// `return`: its parameters bound to the call's arguments, or their defaults.
     fn returned(&self, call: Ts<'t>) -> Option<Ts<'t>> {
         let callee = call.child_by_field_name("function")?;
-        let arguments = call.child_by_field_name("arguments")?;
-        if callee.kind() != "identifier" || arguments.named_child_count() != 0 {
+        if callee.kind() != "identifier" {
             return None;
         }
         let function = (*self.bindings.get(self.text(callee))?)?;
-        if function.kind() != "function_definition"
-            || function
-                .child_by_field_name("parameters")?
-                .named_child_count()
-                != 0
-        {
+        if function.kind() != "function_definition" {
             return None;
         }
+        let bound = self.bind(call, function.child_by_field_name("parameters")?)?;
         let body = function.child_by_field_name("body")?;
         let mut cursor = body.walk();
         let statements: Vec<Ts<'t>> = body
@@ -286,7 +308,56 @@ impl<'t> Reader<'t> {
         if statement.kind() != "return_statement" {
             return None;
         }
+        if !bound.is_empty() {
+            self.frames.borrow_mut().push(Frame {
+                body: body.byte_range(),
+                bound,
+            });
+        }
         statement.named_child(0)
+    }
+
+    /// Each parameter of `parameters` bound to the argument of `call` it takes, or to its
+    /// default; `None` when the call does not fit (`*args`, `**kwargs`, an argument missing or
+    /// unknown).
+    fn bind(&self, call: Ts<'t>, parameters: Ts<'t>) -> Option<HashMap<&'t str, Ts<'t>>> {
+        let (positional, mut keywords) = self.arguments(call);
+        if positional
+            .iter()
+            .any(|argument| matches!(argument.kind(), "list_splat" | "dictionary_splat"))
+        {
+            return None;
+        }
+        let mut positional = positional.into_iter();
+        let mut bound = HashMap::new();
+        let mut keyword_only = false;
+        let mut cursor = parameters.walk();
+        for parameter in parameters.named_children(&mut cursor) {
+            let (name, default) = match parameter.kind() {
+                "identifier" => (parameter, None),
+                "typed_parameter" => (parameter.named_child(0)?, None),
+                "default_parameter" | "typed_default_parameter" => (
+                    parameter.child_by_field_name("name")?,
+                    parameter.child_by_field_name("value"),
+                ),
+                "keyword_separator" => {
+                    keyword_only = true;
+                    continue;
+                }
+                "positional_separator" | "comment" => continue,
+                _ => return None,
+            };
+            if name.kind() != "identifier" {
+                return None;
+            }
+            let name = self.text(name);
+            let argument = keywords
+                .remove(name)
+                .or_else(|| (!keyword_only).then(|| positional.next()).flatten())
+                .or(default)?;
+            bound.insert(name, argument);
+        }
+        (keywords.is_empty() && positional.next().is_none()).then_some(bound)
     }
 
     /// The keyword arguments of a call (`name=value`), and its positional ones.
@@ -1825,6 +1896,67 @@ def create_server() -> MCPServer:
     }
 
     #[test]
+    fn helpers_are_read_with_the_arguments_of_each_call() {
+        // As mcp-server-git gives its write tools their annotations.
+        let source = r#"
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+server = MCPServer("git")
+
+def writes(*, destructive: bool, idempotent: bool = False) -> ToolAnnotations:
+    return ToolAnnotations(read_only_hint=False, destructive_hint=destructive, idempotent_hint=idempotent)
+
+def hint(title, world=True):
+    return ToolAnnotations(title=title, open_world_hint=world)
+
+def spread(*args):
+    return ToolAnnotations(title=args[0])
+
+@server.tool(annotations=writes(destructive=True, idempotent=True))
+def reset(repo_path: str) -> str:
+    "Resets."
+
+@server.tool(annotations=writes(destructive=False))
+def commit(repo_path: str) -> str:
+    "Commits."
+
+@server.tool(annotations=hint("Status", False))
+def status(repo_path: str) -> str:
+    "Status."
+
+@server.tool(annotations=writes(True, True))
+def positional(repo_path: str) -> str:
+    "A keyword-only parameter given by position: not read."
+
+@server.tool(annotations=writes(idempotent=True))
+def missing(repo_path: str) -> str:
+    "A parameter without a default left out: not read."
+
+@server.tool(annotations=writes(destructive=True, other=1))
+def unknown(repo_path: str) -> str:
+    "An argument the helper has no parameter for: not read."
+
+@server.tool(annotations=spread("S"))
+def splat(repo_path: str) -> str:
+    "`*args`: not read."
+"#;
+        let read = tools(source);
+        assert_eq!(names(&read), ["reset", "commit", "status"], "{read}");
+        assert_eq!(
+            read[0]["annotations"],
+            json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true})
+        );
+        assert_eq!(
+            read[1]["annotations"],
+            json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": false})
+        );
+        assert_eq!(
+            read[2]["annotations"],
+            json!({"title": "Status", "openWorldHint": false})
+        );
+    }
+
+    #[test]
     fn f_string_constants_and_property_helpers_are_read() {
         // As arxiv-mcp-server writes its tools, and mcp-pandoc its SDK 2 `input_schema`.
         let source = r#"
@@ -1851,7 +1983,11 @@ other = types.Tool(name="b", description=f"{missing}", inputSchema={})
 third = types.Tool(name="c", description="C.", inputSchema={"properties": {"x": _with_parameter("x")}})
 "#;
         let read = tools(source);
-        assert_eq!(read.as_array().unwrap().len(), 1, "{read}");
+        assert_eq!(names(&read), ["citations", "c"], "{read}");
+        assert_eq!(
+            read[1]["inputSchema"]["properties"]["x"],
+            json!({"type": "string"})
+        );
         assert_eq!(
             read[0]["description"],
             "Return papers citing a paper (default 50, {bounded})."
