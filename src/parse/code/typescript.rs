@@ -1192,7 +1192,9 @@ impl<'t> Reader<'t> {
         let arguments = self.arguments(node);
         if self.is_zod(receiver) {
             return match (method, arguments.as_slice()) {
-                ("object", [shape, ..]) => self.members(*shape, depth + 1),
+                ("object" | "looseObject" | "strictObject", [shape, ..]) => {
+                    self.members(*shape, depth + 1)
+                }
                 _ => None,
             };
         }
@@ -1309,9 +1311,12 @@ impl<'t> Reader<'t> {
                     Value::made(format, method_span),
                 );
             }
+            "strict" | "passthrough" if kind.as_deref() == Some("object") => {
+                closed(&mut zod, method == "strict", method_span);
+            }
             // Checks and conversions that do not change the schema a client is sent.
             "trim" | "toLowerCase" | "toUpperCase" | "refine" | "superRefine" | "transform"
-            | "catch" | "brand" | "readonly" | "strict" | "passthrough" => {}
+            | "catch" | "brand" | "readonly" => {}
             _ => return None,
         }
         Some(zod)
@@ -1406,6 +1411,12 @@ impl<'t> Reader<'t> {
                 zod
             }
             "object" => self.shape(*arguments.first()?, io, span, depth + 1)?,
+            // zod 4's objects that keep unknown keys, or refuse them, in both directions.
+            "looseObject" | "strictObject" => {
+                let mut zod = self.shape(*arguments.first()?, io, span.clone(), depth + 1)?;
+                closed(&mut zod, method == "strictObject", span);
+                zod
+            }
             "union" => {
                 let options = self.resolve(*arguments.first()?)?;
                 if options.kind() != "array" {
@@ -1534,6 +1545,17 @@ fn imported_names<'t>(source: &'t str, import: Ts<'t>) -> Vec<(&'t str, Option<&
         }
     }
     names
+}
+
+/// An object schema that refuses unknown keys (`additionalProperties: false`, `.strict()`) or
+/// keeps them (`additionalProperties: {}`, `.passthrough()`, `z.looseObject`).
+fn closed(zod: &mut Zod, strict: bool, span: Span) {
+    let value = if strict {
+        Value::Bool(false, span.clone())
+    } else {
+        Value::Object(Vec::new(), span.clone())
+    };
+    zod.set("additionalProperties", span, value);
 }
 
 /// `{ anyOf: [schema, { type: "null" }] }`, keeping the description outside as zod 4 does.
@@ -1711,6 +1733,20 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
                 "v": {"anyOf": [{"type": ["string", "number"]}, {"type": "null"}]},
                 "m": {"type": "object", "propertyNames": {"type": "string"}, "additionalProperties": {}}},
                 "required": ["at", "tags", "v", "m"]})
+        );
+        // Objects that keep unknown keys or refuse them, as zod 4 converts them (checked with
+        // zod 4's `toJSONSchema`).
+        assert_eq!(
+            schema(
+                "{ loose: z.looseObject({}), strict: z.strictObject({ a: z.string() }), \
+                    kept: z.object({}).passthrough(), refused: z.object({}).strict() }"
+            )["properties"],
+            json!({
+                "loose": {"type": "object", "properties": {}, "additionalProperties": {}},
+                "strict": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+                           "additionalProperties": false},
+                "kept": {"type": "object", "properties": {}, "additionalProperties": {}},
+                "refused": {"type": "object", "properties": {}, "additionalProperties": false}})
         );
         // A schema named once in the file, and its `.shape`.
         let named = "const S = z.object({ a: z.boolean() });\n\
