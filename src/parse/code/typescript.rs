@@ -587,10 +587,12 @@ impl<'t> Reader<'t> {
         let mut cursor = function.node.walk();
         'walk: loop {
             let node = function.within(cursor.node());
-            if self
-                .method_call(node)
-                .is_some_and(|(_, method)| matches!(method, "registerTool" | "tool" | "addTool"))
-            {
+            if self.method_call(node).is_some_and(|(_, method)| {
+                matches!(
+                    method,
+                    "registerTool" | "registerToolTask" | "tool" | "addTool"
+                )
+            }) {
                 found.push(node.node);
             }
             if cursor.goto_first_child() {
@@ -680,15 +682,19 @@ impl<'t> Reader<'t> {
         let (_, method) = self.method_call(node)?;
         let arguments = self.arguments(node);
         match method {
-            "registerTool" => self.register_tool(node, &arguments),
+            "registerTool" => self.register_tool(node, &arguments, false),
+            // `server.experimental.tasks.registerToolTask(…)`: a tool run as a task.
+            "registerToolTask" => self.register_tool(node, &arguments, true),
             "tool" => self.tool(node, &arguments),
             "addTool" => self.add_tool(node, &arguments),
             _ => None,
         }
     }
 
-    /// `registerTool(name, { title, description, inputSchema, outputSchema, annotations }, cb)`.
-    fn register_tool(&self, call: At<'t>, arguments: &[At<'t>]) -> Option<Value> {
+    /// `registerTool(name, { title, description, inputSchema, outputSchema, annotations }, cb)`;
+    /// a `task` tool (`registerToolTask`) is listed with its `execution`, whose `taskSupport`
+    /// is `"required"` unless the config says otherwise.
+    fn register_tool(&self, call: At<'t>, arguments: &[At<'t>], task: bool) -> Option<Value> {
         let [name, config, ..] = arguments else {
             return None;
         };
@@ -696,6 +702,7 @@ impl<'t> Reader<'t> {
         let mut members = vec![Member::new("name", name.span(), name)];
         let config = self.resolve(*config)?;
         let mut input_schema = None;
+        let mut execution = None;
         for (key, key_node, value) in self.members(config, 0)? {
             // `annotations: config.annotations` of a config without them: not sent.
             if self.is_undefined(value) {
@@ -714,6 +721,7 @@ impl<'t> Reader<'t> {
                 "annotations" => {
                     members.push(Member::new(key, key_span, self.literal(value, 0)?));
                 }
+                "execution" if task => execution = Some((key_span, self.literal(value, 0)?)),
                 _ => {}
             }
         }
@@ -722,6 +730,31 @@ impl<'t> Reader<'t> {
             None => (call.byte_range(), empty_schema(call.byte_range())),
         };
         members.push(Member::new("inputSchema", schema.0, schema.1));
+        if task {
+            let span = call.byte_range();
+            let (key_span, written) = execution
+                .unwrap_or_else(|| (span.clone(), Value::Object(Vec::new(), span.clone())));
+            let Value::Object(written, at) = written else {
+                return None;
+            };
+            // `{ taskSupport: "required", ...config.execution }`.
+            let mut execution = vec![Member::new(
+                "taskSupport",
+                span.clone(),
+                Value::made("required", span),
+            )];
+            overlay_members(&mut execution, written);
+            let support = execution.iter().find(|member| member.key == "taskSupport");
+            // The SDK refuses a task tool that forbids tasks.
+            if support.and_then(|member| member.value.as_str()) == Some("forbidden") {
+                return None;
+            }
+            members.push(Member::new(
+                "execution",
+                key_span,
+                Value::Object(execution, at),
+            ));
+        }
         Some(Value::Object(members, call.byte_range()))
     }
 
@@ -1547,6 +1580,17 @@ fn imported_names<'t>(source: &'t str, import: Ts<'t>) -> Vec<(&'t str, Option<&
     names
 }
 
+/// `{ ...members, ...over }`: a key of `over` takes the value, and keeps the place, of the same
+/// key in `members`.
+fn overlay_members(members: &mut Vec<Member>, over: Vec<Member>) {
+    for member in over {
+        match members.iter_mut().find(|old| old.key == member.key) {
+            Some(old) => old.value = member.value,
+            None => members.push(member),
+        }
+    }
+}
+
 /// An object schema that refuses unknown keys (`additionalProperties: false`, `.strict()`) or
 /// keeps them (`additionalProperties: {}`, `.passthrough()`, `z.looseObject`).
 fn closed(zod: &mut Zod, strict: bool, span: Span) {
@@ -1778,6 +1822,23 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
         assert_eq!(tools[2]["annotations"], json!({"readOnlyHint": true}));
         assert_eq!(tools[3]["annotations"], json!({"destructiveHint": true}));
         assert_eq!(tools[3]["inputSchema"], empty);
+    }
+
+    #[test]
+    fn task_tools_are_listed_with_their_execution() {
+        // As the SDK's `registerToolTask` lists them: `{ taskSupport: "required", ...execution }`.
+        let source = r#"
+            server.experimental.tasks.registerToolTask("a", { description: "A." }, handler);
+            server.experimental.tasks.registerToolTask("b", { execution: { taskSupport: "optional" } }, handler);
+            server.experimental.tasks.registerToolTask("c", { execution: { taskSupport: "forbidden" } }, handler);
+            server.registerTool("d", { execution: { taskSupport: "required" } }, cb);
+        "#;
+        let tools = tools(source);
+        assert_eq!(names(&tools), ["a", "b", "d"]);
+        assert_eq!(tools[0]["execution"], json!({"taskSupport": "required"}));
+        assert_eq!(tools[1]["execution"], json!({"taskSupport": "optional"}));
+        // `registerTool` takes no `execution` from its config.
+        assert_eq!(tools[2].get("execution"), None);
     }
 
     #[test]
