@@ -36,6 +36,16 @@ fn underlined(document: &Value, code: &str, file: &str) -> String {
     text[offset..offset + length].to_string()
 }
 
+/// Asserts that each of `expected` is one of `places`.
+fn includes(places: &[String], expected: &[&str]) {
+    for place in expected {
+        assert!(
+            places.iter().any(|found| found == place),
+            "{place} not in {places:?}"
+        );
+    }
+}
+
 /// `file:line:column code` of each finding.
 fn places(document: &Value) -> Vec<String> {
     document["diagnostics"]
@@ -200,19 +210,17 @@ fn a_python_server_is_linted_where_its_tools_are_written() {
     assert_eq!(document["summary"]["tools"], 8);
     let places = places(&document);
     // The docstring's word, the decorator's name argument, a parameter of the signature.
-    for place in [
-        "fixtures/sources/python/server.py:33:20 TC209",
-        "fixtures/sources/python/server.py:38:16 TC503",
-        "fixtures/sources/python/server.py:20:5 TC405",
-        "fixtures/sources/python/fastmcp_server.py:14:5 TC404",
-        // A FastMCP description is the cleaned docstring, its words still where they are.
-        "fixtures/sources/python/fastmcp_server.py:22:40 TC209",
-    ] {
-        assert!(
-            places.contains(&place.to_string()),
-            "{place} not in {places:?}"
-        );
-    }
+    includes(
+        &places,
+        &[
+            "fixtures/sources/python/server.py:33:20 TC209",
+            "fixtures/sources/python/server.py:38:16 TC503",
+            "fixtures/sources/python/server.py:20:5 TC405",
+            "fixtures/sources/python/fastmcp_server.py:14:5 TC404",
+            // A FastMCP description is the cleaned docstring, its words still where they are.
+            "fixtures/sources/python/fastmcp_server.py:22:40 TC209",
+        ],
+    );
     assert_eq!(
         underlined(&document, "TC209", "fixtures/sources/python/server.py"),
         "ALWAYS"
@@ -239,23 +247,21 @@ fn a_go_server_is_linted_where_its_tools_are_written() {
     assert_eq!(document["summary"]["files"], 4);
     assert_eq!(document["summary"]["tools"], 11);
     let places = places(&document);
-    for place in [
-        // A word of a constant joined with `+`, a property added after the schema literal.
-        "fixtures/sources/go/server.go:14:18 TC209",
-        "fixtures/sources/go/server.go:26:20 TC405",
-        // A helper's tool: the description is the argument of its call.
-        "fixtures/sources/go/server.go:36:40 TC207",
-        // A property another file of the package adds: at the call that adds it.
-        "fixtures/sources/go/github/gists.go:26:17 TC404",
-        // mcp-go: a description's word; a typed handler's field without a `jsonschema` tag.
-        "fixtures/sources/go/mcpgo.go:52:56 TC209",
-        "fixtures/sources/go/typed.go:15:2 TC405",
-    ] {
-        assert!(
-            places.contains(&place.to_string()),
-            "{place} not in {places:?}"
-        );
-    }
+    includes(
+        &places,
+        &[
+            // A word of a constant joined with `+`, a property added after the schema literal.
+            "fixtures/sources/go/server.go:14:18 TC209",
+            "fixtures/sources/go/server.go:26:20 TC405",
+            // A helper's tool: the description is the argument of its call.
+            "fixtures/sources/go/server.go:36:40 TC207",
+            // A property another file of the package adds: at the call that adds it.
+            "fixtures/sources/go/github/gists.go:26:17 TC404",
+            // mcp-go: a description's word; a typed handler's field without a `jsonschema` tag.
+            "fixtures/sources/go/mcpgo.go:52:56 TC209",
+            "fixtures/sources/go/typed.go:15:2 TC405",
+        ],
+    );
     assert_eq!(
         underlined(&document, "TC209", "fixtures/sources/go/server.go"),
         "ALWAYS"
@@ -329,18 +335,16 @@ fn a_harness_extension_is_linted_with_its_snippets_and_guidelines() {
     let document = lint_json(common::root(), &[file], None);
     assert_eq!(document["summary"]["tools"], 2);
     let places = places(&document);
-    for place in [
-        // A snippet's period, a guideline's word, a property of a schema another file holds.
-        "fixtures/sources/harness/extension.ts:14:40 TC202",
-        "fixtures/sources/harness/extension.ts:27:23 TC209",
-        "fixtures/sources/harness/extension.ts:27:22 TC205",
-        "fixtures/sources/harness/extension.ts:16:15 TC404",
-    ] {
-        assert!(
-            places.contains(&place.to_string()),
-            "{place} not in {places:?}"
-        );
-    }
+    includes(
+        &places,
+        &[
+            // A snippet's period, a guideline's word, a property of a schema another file holds.
+            "fixtures/sources/harness/extension.ts:14:40 TC202",
+            "fixtures/sources/harness/extension.ts:27:23 TC209",
+            "fixtures/sources/harness/extension.ts:27:22 TC205",
+            "fixtures/sources/harness/extension.ts:16:15 TC404",
+        ],
+    );
     assert_eq!(underlined(&document, "TC209", file), "Always");
     assert_eq!(underlined(&document, "TC404", file), "searchSchema");
 

@@ -1415,13 +1415,7 @@ impl<'t> Reader<'t> {
             },
             "literal" => {
                 let value = self.literal(*arguments.first()?, depth + 1)?;
-                let name = match &value {
-                    Value::Str { .. } => "string",
-                    Value::Number(..) => "number",
-                    Value::Bool(..) => "boolean",
-                    _ => return None,
-                };
-                let mut zod = typed(name);
+                let mut zod = typed(literal_type(&value)?);
                 zod.set("const", value.span(), value);
                 zod
             }
@@ -1578,6 +1572,16 @@ fn imported_names<'t>(source: &'t str, import: Ts<'t>) -> Vec<(&'t str, Option<&
         }
     }
     names
+}
+
+/// The JSON Schema type of a literal's value (`z.literal("a")`, `Type.Literal(2)`).
+fn literal_type(value: &Value) -> Option<&'static str> {
+    match value {
+        Value::Str { .. } => Some("string"),
+        Value::Number(..) => Some("number"),
+        Value::Bool(..) => Some("boolean"),
+        _ => None,
+    }
 }
 
 /// `{ ...members, ...over }`: a key of `over` takes the value, and keeps the place, of the same

@@ -6,7 +6,7 @@
 //! key's place. `@sinclair/typebox` is read as TypeBox 1 too: the harness loads its bundled
 //! TypeBox in its place.
 
-use super::{At, MAX_DEPTH, Reader, Zod};
+use super::{At, MAX_DEPTH, Reader, Zod, literal_type};
 use crate::parse::code::value::{Member, Value};
 
 /// The modules TypeBox's `Type` is imported from: TypeBox 1, TypeBox 0.x, and the harness's AI
@@ -154,13 +154,7 @@ impl<'t> Reader<'t> {
             }
             "Literal" => {
                 let value = self.literal(*arguments.first()?, depth + 1)?;
-                let name = match &value {
-                    Value::Str { .. } => "string",
-                    Value::Number(..) => "number",
-                    Value::Bool(..) => "boolean",
-                    _ => return None,
-                };
-                typed(&mut schema, name);
+                typed(&mut schema, literal_type(&value)?);
                 schema.set("const", span.clone(), value);
                 1
             }
