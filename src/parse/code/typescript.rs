@@ -136,7 +136,9 @@ fn relative_imports(source: &str, tree: &Tree) -> Vec<String> {
     let root = tree.root_node();
     let mut cursor = root.walk();
     root.named_children(&mut cursor)
-        .filter(|statement| statement.kind() == "import_statement")
+        // `import … from "./x.js"`, and the re-exports `export { X } from "./x.js"`,
+        // `export * from "./x.js"`.
+        .filter(|statement| matches!(statement.kind(), "import_statement" | "export_statement"))
         .filter_map(|statement| import_source(source, statement))
         .filter(|specifier| specifier.starts_with("./") || specifier.starts_with("../"))
         .map(str::to_string)
@@ -296,6 +298,10 @@ struct Module<'t> {
     typebox_names: Vec<&'t str>,
     string_enum_names: Vec<&'t str>,
     imports: HashMap<&'t str, Import<'t>>,
+    /// What the file exports from files read: `export { X as Y } from "./x.js"` (`Y` is
+    /// `X` of that file), and the files of `export * from "./x.js"`.
+    reexports: HashMap<&'t str, Import<'t>>,
+    star_exports: Vec<usize>,
 }
 
 impl<'t> Module<'t> {
@@ -306,7 +312,16 @@ impl<'t> Module<'t> {
         let mut typebox_names = Vec::new();
         let mut string_enum_names = Vec::new();
         let mut imports = HashMap::new();
+        let mut reexports = HashMap::new();
+        let mut star_exports = Vec::new();
         each_node(tree.root_node(), |node| {
+            if node.kind() == "export_statement" {
+                let Some(module) = import_source(source, node).and_then(|s| links.get(s)) else {
+                    return;
+                };
+                reexported_names(source, node, *module, &mut reexports, &mut star_exports);
+                return;
+            }
             if node.kind() == "import_statement" {
                 let Some(specifier) = import_source(source, node) else {
                     return;
@@ -354,6 +369,45 @@ impl<'t> Module<'t> {
             typebox_names,
             string_enum_names,
             imports,
+            reexports,
+            star_exports,
+        }
+    }
+}
+
+/// The names `export { X as Y } from "./x.js"` exports (`Y` standing for `module`'s `X`),
+/// or `module` itself for `export * from "./x.js"`.
+fn reexported_names<'t>(
+    source: &'t str,
+    export: Ts<'t>,
+    module: usize,
+    reexports: &mut HashMap<&'t str, Import<'t>>,
+    star_exports: &mut Vec<usize>,
+) {
+    let mut cursor = export.walk();
+    let clause = export
+        .named_children(&mut cursor)
+        .find(|child| child.kind() == "export_clause");
+    let Some(clause) = clause else {
+        // `export * as ns from …` binds a namespace, not read.
+        if !export
+            .named_children(&mut export.walk())
+            .any(|child| child.kind() == "namespace_export")
+        {
+            star_exports.push(module);
+        }
+        return;
+    };
+    let mut cursor = clause.walk();
+    for specifier in clause.named_children(&mut cursor) {
+        if specifier.kind() != "export_specifier" {
+            continue;
+        }
+        let name = specifier.child_by_field_name("name");
+        let alias = specifier.child_by_field_name("alias").or(name);
+        if let (Some(name), Some(alias)) = (name, alias) {
+            let export = Some(&source[name.byte_range()]);
+            reexports.insert(&source[alias.byte_range()], Import { module, export });
         }
     }
 }
@@ -635,7 +689,22 @@ impl<'t> Reader<'t> {
 
     /// The value `module` binds to `name`, used at `from`.
     fn exported(&self, module: usize, name: &str, from: At<'t>) -> Option<At<'t>> {
-        let bound = (*self.modules.get(module)?.bindings.get(name)?)?;
+        self.spend()?;
+        let file = self.modules.get(module)?;
+        let Some(bound) = file.bindings.get(name) else {
+            // Exported from another file read: `export { X } from "./x.js"`, an imported name
+            // exported again (`import { X } …; export { X }`), or `export * from "./x.js"`.
+            // Files that export from each other end the read at the nesting bound.
+            if let Some(import) = file.reexports.get(name).or_else(|| file.imports.get(name)) {
+                let export = import.export?;
+                return self.nested(|| self.exported(import.module, export, from));
+            }
+            return file
+                .star_exports
+                .iter()
+                .find_map(|module| self.nested(|| self.exported(*module, name, from)));
+        };
+        let bound = (*bound)?;
         let origin = from.origin.unwrap_or_else(|| {
             let range = from.node.byte_range();
             (range.start, range.end)
@@ -1741,6 +1810,51 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
         assert_eq!(at(path), "files.Path");
         // Without a way to read imports, the tool is left out, not guessed.
         assert_eq!(tools(main), json!([]));
+    }
+
+    #[test]
+    fn values_re_exported_by_a_file_read_are_followed() {
+        let main = r#"import { z } from "zod";
+import { DESCRIPTION, Query, LIMIT, Missing } from "./index.js";
+import { Loop } from "./a.js";
+server.registerTool("a", { description: DESCRIPTION, inputSchema: { q: Query.max(LIMIT) } }, cb);
+server.registerTool("b", { description: Missing }, cb);
+server.registerTool("c", { description: Loop }, cb);
+"#;
+        let read = |path: &std::path::Path| -> Option<String> {
+            Some(
+                match path.to_str()? {
+                    "src/index.ts" => {
+                        "export { TEXT as DESCRIPTION } from \"./text.js\";\n\
+                         export * from \"./schemas.js\";\n\
+                         import { LIMIT } from \"./limits.js\";\nexport { LIMIT };\n"
+                    }
+                    "src/text.ts" => "export const TEXT = \"Finds things.\";\n",
+                    "src/schemas.ts" => {
+                        "import { z } from \"zod\";\nexport const Query = z.string().describe(\"Words.\");\n"
+                    }
+                    "src/limits.ts" => "export const LIMIT = 9;\n",
+                    // Files that export from each other.
+                    "src/a.ts" => "export * from \"./b.js\";\n",
+                    "src/b.ts" => "export * from \"./a.js\";\n",
+                    _ => return None,
+                }
+                .to_string(),
+            )
+        };
+        let imports = Imports {
+            path: std::path::Path::new("src/server.ts"),
+            read: &read,
+            list: &|_| Vec::new(),
+        };
+        let root = parse(main, Language::TypeScript, Some(&imports)).unwrap();
+        let tools = root.to_json()["tools"].clone();
+        assert_eq!(names(&tools), ["a"]);
+        assert_eq!(tools[0]["description"], "Finds things.");
+        assert_eq!(
+            tools[0]["inputSchema"]["properties"]["q"],
+            json!({"type": "string", "description": "Words.", "maxLength": 9})
+        );
     }
 
     /// The names of the tools read, in order.
