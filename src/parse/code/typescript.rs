@@ -135,14 +135,36 @@ fn imported_files(
 fn relative_imports(source: &str, tree: &Tree) -> Vec<String> {
     let root = tree.root_node();
     let mut cursor = root.walk();
+    // CommonJS: `require("./x.js")`, wherever it is.
+    let mut required = Vec::new();
+    each_node(root, |node| {
+        if let Some(specifier) = required_source(source, node) {
+            required.push(specifier);
+        }
+    });
     root.named_children(&mut cursor)
         // `import … from "./x.js"`, and the re-exports `export { X } from "./x.js"`,
         // `export * from "./x.js"`.
         .filter(|statement| matches!(statement.kind(), "import_statement" | "export_statement"))
         .filter_map(|statement| import_source(source, statement))
+        .chain(required)
         .filter(|specifier| specifier.starts_with("./") || specifier.starts_with("../"))
         .map(str::to_string)
         .collect()
+}
+
+/// The specifier of `require("./x.js")`.
+fn required_source<'t>(source: &'t str, call: Ts<'t>) -> Option<&'t str> {
+    if call.kind() != "call_expression" {
+        return None;
+    }
+    let function = call.child_by_field_name("function")?;
+    let arguments = call.child_by_field_name("arguments")?;
+    if &source[function.byte_range()] != "require" || arguments.named_child_count() != 1 {
+        return None;
+    }
+    let specifier = arguments.named_child(0)?;
+    (specifier.kind() == "string").then(|| source[specifier.byte_range()].trim_matches(['"', '\'']))
 }
 
 /// The files an import specifier may name, as TypeScript and Node resolve it: `./a.js` is
@@ -294,6 +316,8 @@ struct Module<'t> {
     bindings: HashMap<&'t str, Option<Ts<'t>>>,
     /// The names zod is imported under (`z`, `z4`, …), beside `z` and `zod` themselves.
     zod_names: Vec<&'t str>,
+    /// The names zod's module is required under in CommonJS (`zod_1` of `zod_1.z`).
+    zod_namespaces: Vec<&'t str>,
     /// The names TypeBox's `Type` is imported under, and the harness's `StringEnum`.
     typebox_names: Vec<&'t str>,
     string_enum_names: Vec<&'t str>,
@@ -309,6 +333,7 @@ impl<'t> Module<'t> {
     fn new(source: &'t str, tree: &'t Tree, links: &HashMap<String, usize>) -> Self {
         let mut bindings: HashMap<&'t str, Option<Ts<'t>>> = HashMap::new();
         let mut zod_names = vec!["z", "zod"];
+        let mut zod_namespaces = Vec::new();
         let mut typebox_names = Vec::new();
         let mut string_enum_names = Vec::new();
         let mut imports = HashMap::new();
@@ -348,11 +373,53 @@ impl<'t> Module<'t> {
                     node.child_by_field_name("value"),
                 ),
                 "function_declaration" => (node.child_by_field_name("name"), Some(node)),
+                // CommonJS: `exports.X = …` (TypeScript's `exports.X = void 0;` before it
+                // declares nothing), `module.exports = { X: … }`.
+                "assignment_expression" => {
+                    let (Some(left), Some(right)) = (
+                        node.child_by_field_name("left"),
+                        node.child_by_field_name("right"),
+                    ) else {
+                        return;
+                    };
+                    for (name, value) in commonjs_exports(source, left, right) {
+                        bindings
+                            .entry(name)
+                            .and_modify(|bound| *bound = None)
+                            .or_insert(Some(value));
+                    }
+                    return;
+                }
                 _ => return,
             };
             let (Some(name), Some(value)) = (name, value) else {
                 return;
             };
+            // CommonJS zod: `const zod_1 = require("zod")` (`zod_1.z.string()`), or
+            // `const { z } = require("zod")`.
+            if required_source(source, value).is_some_and(|s| s == "zod" || s.starts_with("zod/")) {
+                for (local, export) in required_names(source, name) {
+                    match export {
+                        None => zod_namespaces.push(local),
+                        Some("z") => zod_names.push(local),
+                        Some(_) => {}
+                    }
+                }
+                return;
+            }
+            // `const x = require("./x.js")`, `const { X, Y: Z } = require("./x.js")`.
+            if let Some(module) = required_source(source, value).and_then(|s| links.get(s)) {
+                for (local, export) in required_names(source, name) {
+                    imports.insert(
+                        local,
+                        Import {
+                            module: *module,
+                            export,
+                        },
+                    );
+                }
+                return;
+            }
             if name.kind() != "identifier" {
                 return;
             }
@@ -366,12 +433,67 @@ impl<'t> Module<'t> {
             source,
             bindings,
             zod_names,
+            zod_namespaces,
             typebox_names,
             string_enum_names,
             imports,
             reexports,
             star_exports,
         }
+    }
+}
+
+/// The names a CommonJS assignment exports, with their values: `exports.X = value` or
+/// `module.exports.X = value`, and each key of `module.exports = { X: value }`.
+fn commonjs_exports<'t>(source: &'t str, left: Ts<'t>, right: Ts<'t>) -> Vec<(&'t str, Ts<'t>)> {
+    let text = |node: Ts<'t>| &source[node.byte_range()];
+    if text(left) == "module.exports" && right.kind() == "object" {
+        let mut cursor = right.walk();
+        return right
+            .named_children(&mut cursor)
+            .filter(|pair| pair.kind() == "pair")
+            .filter_map(|pair| {
+                let key = pair.child_by_field_name("key")?;
+                (key.kind() == "property_identifier")
+                    .then(|| Some((text(key), pair.child_by_field_name("value")?)))?
+            })
+            .collect();
+    }
+    let is_void = right.kind() == "unary_expression" && text(right).starts_with("void");
+    let exports = left.kind() == "member_expression"
+        && left
+            .child_by_field_name("object")
+            .is_some_and(|object| matches!(text(object), "exports" | "module.exports"));
+    match left.child_by_field_name("property") {
+        Some(property) if exports && !is_void => vec![(text(property), right)],
+        _ => Vec::new(),
+    }
+}
+
+/// The names `const … = require("./x.js")` binds, each with the name it takes from the file
+/// (`None` for the whole module).
+fn required_names<'t>(source: &'t str, pattern: Ts<'t>) -> Vec<(&'t str, Option<&'t str>)> {
+    let text = |node: Ts<'t>| &source[node.byte_range()];
+    match pattern.kind() {
+        "identifier" => vec![(text(pattern), None)],
+        "object_pattern" => {
+            let mut cursor = pattern.walk();
+            pattern
+                .named_children(&mut cursor)
+                .filter_map(|child| match child.kind() {
+                    "shorthand_property_identifier_pattern" => {
+                        Some((text(child), Some(text(child))))
+                    }
+                    "pair_pattern" => {
+                        let key = child.child_by_field_name("key")?;
+                        let value = child.child_by_field_name("value")?;
+                        (value.kind() == "identifier").then(|| (text(value), Some(text(key))))
+                    }
+                    _ => None,
+                })
+                .collect()
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -1432,11 +1554,19 @@ impl<'t> Reader<'t> {
                 .zod_names
                 .contains(&self.text(node)),
             "member_expression" => {
-                node.child_by_field_name("property")
-                    .is_some_and(|property| self.text(property) == "coerce")
-                    && node
-                        .child_by_field_name("object")
-                        .is_some_and(|object| self.is_zod(object))
+                let (Some(object), Some(property)) = (
+                    node.child_by_field_name("object"),
+                    node.child_by_field_name("property"),
+                ) else {
+                    return false;
+                };
+                match self.text(property) {
+                    "coerce" => self.is_zod(object),
+                    "z" => self.modules[node.module]
+                        .zod_namespaces
+                        .contains(&self.text(object)),
+                    _ => false,
+                }
             }
             _ => false,
         }
@@ -1854,6 +1984,48 @@ server.registerTool("c", { description: Loop }, cb);
         assert_eq!(
             tools[0]["inputSchema"]["properties"]["q"],
             json!({"type": "string", "description": "Words.", "maxLength": 9})
+        );
+    }
+
+    #[test]
+    fn commonjs_requires_and_exports_are_read() {
+        // As TypeScript compiles a server to CommonJS.
+        let main = r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const zod_1 = require("zod");
+const text_js_1 = require("./text.js");
+const { LIMIT, WORDS: words } = require("./limits.js");
+server.registerTool("a", {
+    description: text_js_1.DESCRIPTION,
+    inputSchema: { q: zod_1.z.string().max(LIMIT).describe(words) },
+}, cb);
+server.registerTool("b", { description: text_js_1.MISSING }, cb);
+"#;
+        let read = |path: &std::path::Path| -> Option<String> {
+            Some(
+                match path.to_str()? {
+                    "dist/text.js" => {
+                        "\"use strict\";\nexports.DESCRIPTION = void 0;\n\
+                         exports.DESCRIPTION = \"Finds things.\";\n"
+                    }
+                    "dist/limits.js" => "module.exports = { LIMIT: 9, WORDS: \"Words.\" };\n",
+                    _ => return None,
+                }
+                .to_string(),
+            )
+        };
+        let imports = Imports {
+            path: std::path::Path::new("dist/server.js"),
+            read: &read,
+            list: &|_| Vec::new(),
+        };
+        let root = parse(main, Language::Tsx, Some(&imports)).unwrap();
+        let tools = root.to_json()["tools"].clone();
+        assert_eq!(names(&tools), ["a"]);
+        assert_eq!(tools[0]["description"], "Finds things.");
+        assert_eq!(
+            tools[0]["inputSchema"]["properties"]["q"],
+            json!({"type": "string", "maxLength": 9, "description": "Words."})
         );
     }
 
