@@ -1942,6 +1942,23 @@ const listed = [{ name: "b", description: "B.", inputSchema: zodToJsonSchema(fil
         assert_eq!(tools(main), json!([]));
     }
 
+    /// The tools `main` (at `path`) registers, the files it imports being `files`.
+    fn tools_beside(main: &str, path: &str, files: &[(&str, &str)]) -> Json {
+        let read = |wanted: &std::path::Path| -> Option<String> {
+            let wanted = wanted.to_str()?;
+            let (_, text) = files.iter().find(|(name, _)| *name == wanted)?;
+            Some(text.to_string())
+        };
+        let path = std::path::Path::new(path);
+        let imports = Imports {
+            path,
+            read: &read,
+            list: &|_| Vec::new(),
+        };
+        let language = Language::of(path).unwrap();
+        parse(main, language, Some(&imports)).unwrap().to_json()["tools"].clone()
+    }
+
     #[test]
     fn values_re_exported_by_a_file_read_are_followed() {
         let main = r#"import { z } from "zod";
@@ -1951,34 +1968,24 @@ server.registerTool("a", { description: DESCRIPTION, inputSchema: { q: Query.max
 server.registerTool("b", { description: Missing }, cb);
 server.registerTool("c", { description: Loop }, cb);
 "#;
-        let read = |path: &std::path::Path| -> Option<String> {
-            Some(
-                match path.to_str()? {
-                    "src/index.ts" => {
-                        "export { TEXT as DESCRIPTION } from \"./text.js\";\n\
-                         export * from \"./schemas.js\";\n\
-                         import { LIMIT } from \"./limits.js\";\nexport { LIMIT };\n"
-                    }
-                    "src/text.ts" => "export const TEXT = \"Finds things.\";\n",
-                    "src/schemas.ts" => {
-                        "import { z } from \"zod\";\nexport const Query = z.string().describe(\"Words.\");\n"
-                    }
-                    "src/limits.ts" => "export const LIMIT = 9;\n",
-                    // Files that export from each other.
-                    "src/a.ts" => "export * from \"./b.js\";\n",
-                    "src/b.ts" => "export * from \"./a.js\";\n",
-                    _ => return None,
-                }
-                .to_string(),
-            )
-        };
-        let imports = Imports {
-            path: std::path::Path::new("src/server.ts"),
-            read: &read,
-            list: &|_| Vec::new(),
-        };
-        let root = parse(main, Language::TypeScript, Some(&imports)).unwrap();
-        let tools = root.to_json()["tools"].clone();
+        let files = [
+            (
+                "src/index.ts",
+                "export { TEXT as DESCRIPTION } from \"./text.js\";\n\
+                 export * from \"./schemas.js\";\n\
+                 import { LIMIT } from \"./limits.js\";\nexport { LIMIT };\n",
+            ),
+            ("src/text.ts", "export const TEXT = \"Finds things.\";\n"),
+            (
+                "src/schemas.ts",
+                "import { z } from \"zod\";\nexport const Query = z.string().describe(\"Words.\");\n",
+            ),
+            ("src/limits.ts", "export const LIMIT = 9;\n"),
+            // Files that export from each other.
+            ("src/a.ts", "export * from \"./b.js\";\n"),
+            ("src/b.ts", "export * from \"./a.js\";\n"),
+        ];
+        let tools = tools_beside(main, "src/server.ts", &files);
         assert_eq!(names(&tools), ["a"]);
         assert_eq!(tools[0]["description"], "Finds things.");
         assert_eq!(
@@ -2001,26 +2008,18 @@ server.registerTool("a", {
 }, cb);
 server.registerTool("b", { description: text_js_1.MISSING }, cb);
 "#;
-        let read = |path: &std::path::Path| -> Option<String> {
-            Some(
-                match path.to_str()? {
-                    "dist/text.js" => {
-                        "\"use strict\";\nexports.DESCRIPTION = void 0;\n\
-                         exports.DESCRIPTION = \"Finds things.\";\n"
-                    }
-                    "dist/limits.js" => "module.exports = { LIMIT: 9, WORDS: \"Words.\" };\n",
-                    _ => return None,
-                }
-                .to_string(),
-            )
-        };
-        let imports = Imports {
-            path: std::path::Path::new("dist/server.js"),
-            read: &read,
-            list: &|_| Vec::new(),
-        };
-        let root = parse(main, Language::Tsx, Some(&imports)).unwrap();
-        let tools = root.to_json()["tools"].clone();
+        let files = [
+            (
+                "dist/text.js",
+                "\"use strict\";\nexports.DESCRIPTION = void 0;\n\
+                 exports.DESCRIPTION = \"Finds things.\";\n",
+            ),
+            (
+                "dist/limits.js",
+                "module.exports = { LIMIT: 9, WORDS: \"Words.\" };\n",
+            ),
+        ];
+        let tools = tools_beside(main, "dist/server.js", &files);
         assert_eq!(names(&tools), ["a"]);
         assert_eq!(tools[0]["description"], "Finds things.");
         assert_eq!(
