@@ -7,7 +7,8 @@
 //!
 //! A tool is found when a registration of its name is read; its description is the same when
 //! byte-identical (absent on both sides counts; a harness tool's `promptSnippet` and
-//! `promptGuidelines` too); its schema (`inputSchema`, or a harness tool's `parameters`) is equivalent when the properties,
+//! `promptGuidelines` too); its schema (`inputSchema`, a harness tool's `parameters`, a Messages API tool's
+//! `input_schema`) is equivalent when the properties,
 //! their types and descriptions, and `required` are the same.
 //!
 //! `SOURCE_RECALL_SHOW=NAME` prints the tool NAME as read and as listed.
@@ -169,9 +170,13 @@ fn read_tools(dir: &Path) -> HashMap<String, Vec<Value>> {
     tools
 }
 
-/// An MCP tool's `inputSchema`, a harness tool's `parameters`.
+/// An MCP tool's `inputSchema`, a harness tool's `parameters`, a Messages API tool's
+/// `input_schema`.
 fn input_schema(tool: &Value) -> &Value {
-    tool.get("inputSchema").unwrap_or(&tool["parameters"])
+    ["inputSchema", "input_schema"]
+        .iter()
+        .find_map(|key| tool.get(key))
+        .unwrap_or(&tool["parameters"])
 }
 
 /// What "an equivalent input schema" compares: each property's type and description, and

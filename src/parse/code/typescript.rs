@@ -64,6 +64,8 @@ pub(super) fn tools(
         }
         reader.budget.set(STEPS_PER_REGISTRATION);
         tools.extend(reader.helper_registrations(node));
+        reader.budget.set(STEPS_PER_REGISTRATION);
+        tools.extend(reader.returned_tool(node));
     });
     Ok(tool_set(source, tools))
 }
@@ -695,30 +697,7 @@ impl<'t> Reader<'t> {
     /// call.
     fn helper_registrations(&self, call: At<'t>) -> Vec<Value> {
         let mut tools = Vec::new();
-        if call.kind() != "call_expression" {
-            return tools;
-        }
-        // A helper is called by its name, or as `ns.name` of a namespace import; a method of
-        // some object is not looked into (a bundle makes millions of such calls).
-        let Some(function) = call
-            .child_by_field_name("function")
-            .filter(|function| match function.kind() {
-                "identifier" => true,
-                "member_expression" => function
-                    .child_by_field_name("object")
-                    .filter(|object| object.kind() == "identifier")
-                    .and_then(|object| self.modules[object.module].imports.get(self.text(object)))
-                    .is_some_and(|import| import.export.is_none()),
-                _ => false,
-            })
-            .and_then(|function| self.resolve(function))
-            .filter(|function| {
-                matches!(
-                    function.kind(),
-                    "function_declaration" | "function_expression" | "function" | "arrow_function"
-                )
-            })
-        else {
+        let Some(function) = self.called_function(call) else {
             return tools;
         };
         let registrations = self.registrations_in(function);
@@ -750,6 +729,120 @@ impl<'t> Reader<'t> {
             }
         }
         tools
+    }
+
+    /// The function a call of a helper runs: one of the file's own or one it imports, called by
+    /// its name or as `ns.name` of a namespace import. A method of some object is not looked
+    /// into (a bundle makes millions of such calls).
+    fn called_function(&self, call: At<'t>) -> Option<At<'t>> {
+        if call.kind() != "call_expression" {
+            return None;
+        }
+        call.child_by_field_name("function")
+            .filter(|function| match function.kind() {
+                "identifier" => true,
+                "member_expression" => function
+                    .child_by_field_name("object")
+                    .filter(|object| object.kind() == "identifier")
+                    .and_then(|object| self.modules[object.module].imports.get(self.text(object)))
+                    .is_some_and(|import| import.export.is_none()),
+                _ => false,
+            })
+            .and_then(|function| self.resolve(function))
+            .filter(|function| {
+                matches!(
+                    function.kind(),
+                    "function_declaration" | "function_expression" | "function" | "arrow_function"
+                )
+            })
+    }
+
+    /// What a call of a function that only returns a value returns, read with the call's
+    /// arguments (`readOnlyAnnotations({ openWorldHint: true })` for `function
+    /// readOnlyAnnotations(overrides = {}) { return { readOnlyHint: true, ...overrides }; }`):
+    /// the expression returned, within a frame that binds each parameter to its argument or
+    /// default. A parameter given no value, destructured or rest, leaves the call unread.
+    fn returned(&self, call: At<'t>) -> Option<At<'t>> {
+        let function = self.called_function(call)?;
+        let value = self.returned_expression(function)?;
+        let mut arguments = self.arguments(call).into_iter();
+        let mut parameters = Vec::new();
+        for parameter in self.parameters(function)? {
+            let name = match parameter.child_by_field_name("pattern") {
+                Some(pattern) if pattern.kind() == "identifier" => self.text(pattern),
+                None if parameter.kind() == "identifier" => self.text(parameter),
+                _ => return None,
+            };
+            let given = arguments
+                .next()
+                .filter(|argument| !self.is_undefined(*argument));
+            parameters.push((name, given.or(parameter.child_by_field_name("value"))?));
+        }
+        let index = {
+            let mut calls = self.calls.borrow_mut();
+            calls.push(Call {
+                module: function.module,
+                scope: function.node.byte_range(),
+                parameters,
+            });
+            calls.len() - 1
+        };
+        Some(At {
+            call: index,
+            ..value
+        })
+    }
+
+    /// The tool literal a call of a function returns, read with the call's arguments
+    /// (`parentTool("get_issue_documents", "Gets an issue's documents.")` for `function
+    /// parentTool(name, description) { return { name, description, input_schema: … }; }`).
+    /// A literal that reads without them is read where it is written, not at each call.
+    fn returned_tool(&self, call: At<'t>) -> Option<Value> {
+        let written = self.returned_expression(self.called_function(call)?)?;
+        if written.kind() != "object" || self.tool_literal(written).is_some() {
+            return None;
+        }
+        let returned = self.returned(call)?;
+        self.tool_literal(returned)
+    }
+
+    /// The expression a function returns when returning it is all the function does: an
+    /// arrow function's body, or a body that is one `return` (parentheses left out).
+    fn returned_expression(&self, function: At<'t>) -> Option<At<'t>> {
+        let body = function.child_by_field_name("body")?;
+        let mut value = if body.kind() == "statement_block" {
+            let [statement] = body
+                .named_children()
+                .into_iter()
+                .filter(|node| node.kind() != "comment")
+                .collect::<Vec<_>>()[..]
+            else {
+                return None;
+            };
+            (statement.kind() == "return_statement").then_some(())?;
+            statement.named_child(0)?
+        } else {
+            body
+        };
+        while value.kind() == "parenthesized_expression" {
+            value = value.named_child(0)?;
+        }
+        Some(value)
+    }
+
+    /// A function's parameters (comments left out): an arrow function's single one too.
+    fn parameters(&self, function: At<'t>) -> Option<Vec<At<'t>>> {
+        if let Some(single) = function.child_by_field_name("parameter") {
+            return Some(vec![single]);
+        }
+        let parameters = function.child_by_field_name("parameters")?;
+        Some(
+            parameters
+                .named_children()
+                .into_iter()
+                .filter(|parameter| parameter.kind() != "comment")
+                .collect(),
+        )
     }
 
     /// The registration calls (`x.registerTool(…)`, `x.tool(…)`, `x.addTool(…)`) in a
@@ -993,11 +1086,13 @@ impl<'t> Reader<'t> {
 
     /// A tool written as the object `tools/list` returns, as the low-level `Server`'s handler
     /// lists it: `{ name, description, inputSchema }`, the schema a JSON Schema literal or
-    /// `zodToJsonSchema(schema)`. An object with `name` and `inputSchema` is one wherever it is.
+    /// `zodToJsonSchema(schema)`. An object with `name` and `inputSchema` is one wherever it is,
+    /// and so is one with `input_schema`: a tool as Anthropic's Messages API takes it, which
+    /// servers also write and convert (`@tacticlaunch/mcp-linear`).
     fn tool_literal(&self, node: At<'t>) -> Option<Value> {
         let members = self.members(node, 0)?;
         let has = |key: &str| members.iter().any(|(name, _, _)| *name == key);
-        if !has("name") || !has("inputSchema") {
+        if !has("name") || !(has("inputSchema") || has("input_schema")) {
             return None;
         }
         let mut tool = Vec::new();
@@ -1007,10 +1102,10 @@ impl<'t> Reader<'t> {
                 "name" | "title" | "description" => self.string(value, 0)?,
                 // A zod schema is sent as the SDK sends one given to `registerTool`, which is
                 // where such a literal's helper hands it (`tool.schema.inputSchema.shape`).
-                "inputSchema" => self
+                "inputSchema" | "input_schema" => self
                     .json_schema(value)
                     .or_else(|| self.object_schema(value, Io::Input))?,
-                "outputSchema" => self
+                "outputSchema" | "output_schema" => self
                     .json_schema(value)
                     .or_else(|| self.object_schema(value, Io::Output))?,
                 "annotations" => self.literal(value, 0)?,
@@ -1130,14 +1225,12 @@ impl<'t> Reader<'t> {
                     let value = child.child_by_field_name("value")?;
                     let key = match key_node.kind() {
                         "property_identifier" | "number" => self.text(key_node),
-                        // A quoted key: its text between the quotes, when it has no escape.
-                        "string" => {
-                            let text = self.text(key_node);
-                            let inner = text.get(1..text.len().saturating_sub(1))?;
-                            if inner.contains('\\') {
-                                return None;
-                            }
-                            inner
+                        "string" => self.plain_string(key_node)?,
+                        // `[idProperty]`: a name bound to a plain string.
+                        "computed_property_name" => {
+                            let key = self.resolve(key_node.named_child(0)?)?;
+                            (key.kind() == "string").then_some(())?;
+                            self.plain_string(key)?
                         }
                         _ => return None,
                     };
@@ -1160,6 +1253,13 @@ impl<'t> Reader<'t> {
             overlay(&mut members, vec![(key, key_node, value)]);
         }
         Some(members)
+    }
+
+    /// A quoted string's text between the quotes, when it has no escape.
+    fn plain_string(&self, node: At<'t>) -> Option<&'t str> {
+        let text = self.text(node);
+        let inner = text.get(1..text.len().saturating_sub(1))?;
+        (!inner.contains('\\')).then_some(inner)
     }
 
     /// A string: literals (joined with `+`), a template without substitutions, `[…].join(…)`,
@@ -1281,14 +1381,35 @@ impl<'t> Reader<'t> {
                 Some(value) => Some(Value::Number(value.into(), span)),
                 None => self.string(node, depth + 1),
             },
+            "call_expression" => match self.nested(|| self.returned(node)) {
+                Some(value) => self.literal(value, depth + 1),
+                None => self.string(node, depth + 1),
+            },
             "array" => {
-                let items: Option<Vec<Value>> = node
-                    .named_children()
-                    .into_iter()
-                    .filter(|item| item.kind() != "comment")
-                    .map(|item| self.literal(item, depth + 1))
-                    .collect();
-                Some(Value::Array(items?, span))
+                let mut items = Vec::new();
+                for item in node.named_children() {
+                    match item.kind() {
+                        "comment" => {}
+                        // `[...GRANT_TYPES]`: the items of an array read the same way.
+                        "spread_element" => match self.literal(item.named_child(0)?, depth + 1)? {
+                            Value::Array(spread, _) => items.extend(spread),
+                            _ => return None,
+                        },
+                        _ => items.push(self.literal(item, depth + 1)?),
+                    }
+                }
+                Some(Value::Array(items, span))
+            }
+            // `GRANT_TYPES.length` of an array read statically.
+            "member_expression"
+                if node
+                    .child_by_field_name("property")
+                    .is_some_and(|property| self.text(property) == "length") =>
+            {
+                match self.literal(node.child_by_field_name("object")?, depth + 1)? {
+                    Value::Array(items, _) => Some(Value::Number(items.len().into(), span)),
+                    _ => None,
+                }
             }
             "object" => {
                 let members = self
@@ -2174,6 +2295,74 @@ server.registerTool("b", { description: text_js_1.MISSING }, cb);
             json!({"type": "integer", "minimum": 1, "maximum": 9_007_199_254_740_991_i64})
         );
         assert_eq!(tools[3]["inputSchema"]["additionalProperties"], false);
+    }
+
+    #[test]
+    fn tools_written_as_the_messages_api_takes_them_are_read() {
+        // `{ name, description, input_schema }`, with values a function returns.
+        let source = r#"
+            function readOnly(overrides = {}) {
+                return { readOnlyHint: true, destructiveHint: false, ...overrides };
+            }
+            const limit = () => ({ type: "number", minimum: 1 });
+            export const LIST = {
+                name: "list_issues",
+                annotations: readOnly({ openWorldHint: true }),
+                description: "Lists issues.",
+                input_schema: { type: "object", properties: { limit: limit() } },
+                output_schema: { type: "array", items: { type: "string" } },
+            };
+            const GET = { name: "get_issue", annotations: readOnly(), input_schema: { type: "object" } };
+            // Not read: the function does more than return a value, or is given too little.
+            function computed(x) { const y = x; return { readOnlyHint: y }; }
+            function needs(x) { return { readOnlyHint: x }; }
+            const A = { name: "a", annotations: computed(true), input_schema: { type: "object" } };
+            const B = { name: "b", annotations: needs(), input_schema: { type: "object" } };
+            // A tool a function makes of its arguments, read at each call.
+            const KINDS = ["bug", "task"];
+            function parentTool(name, description, id) {
+                return {
+                    name, description,
+                    input_schema: { type: "object", properties: {
+                        [id]: { type: "string" },
+                        kind: { enum: [...KINDS, "epic"], maxItems: KINDS.length },
+                    }, required: [id] },
+                };
+            }
+            export const DOCS = parentTool("issue_documents", "Lists an issue's documents.", "issueId");
+            const TWICE = parentTool(`cycle_documents`, "Lists a cycle's documents.", "cycleId");
+        "#;
+        let tools = tools(source);
+        assert_eq!(
+            names(&tools),
+            [
+                "list_issues",
+                "get_issue",
+                "issue_documents",
+                "cycle_documents"
+            ]
+        );
+        assert_eq!(
+            tools[3]["input_schema"],
+            json!({"type": "object", "properties": {
+                "cycleId": {"type": "string"},
+                "kind": {"enum": ["bug", "task", "epic"], "maxItems": 2},
+            }, "required": ["cycleId"]})
+        );
+        assert_eq!(tools[2]["description"], "Lists an issue's documents.");
+        assert_eq!(
+            tools[0]["annotations"],
+            json!({"readOnlyHint": true, "destructiveHint": false, "openWorldHint": true})
+        );
+        assert_eq!(
+            tools[0]["input_schema"]["properties"]["limit"],
+            json!({"type": "number", "minimum": 1})
+        );
+        assert_eq!(tools[0]["output_schema"]["type"], "array");
+        assert_eq!(
+            tools[1]["annotations"],
+            json!({"readOnlyHint": true, "destructiveHint": false})
+        );
     }
 
     #[test]
