@@ -52,6 +52,8 @@ struct Reader<'t> {
     framework: Framework,
     /// The names each class binds, by the class's node id: read once per class.
     classes: RefCell<HashMap<usize, Rc<Bindings<'t>>>>,
+    /// The names each function binds, by the function's node id: read once per function.
+    functions: RefCell<HashMap<usize, Rc<Bindings<'t>>>>,
     /// The models a schema being read refers to, by name, in the order pydantic defines them.
     defs: RefCell<Vec<(String, Value)>>,
     /// The calls of helpers read for the registration being read (`writes(destructive=True)`):
@@ -93,10 +95,33 @@ impl<'t> Reader<'t> {
             bindings,
             framework,
             classes: RefCell::new(HashMap::new()),
+            functions: RefCell::new(HashMap::new()),
             defs: RefCell::new(Vec::new()),
             frames: RefCell::new(Vec::new()),
             budget: Cell::new(STEPS_PER_REGISTRATION),
         }
+    }
+
+    /// What the functions `name` is used in bind it to, innermost first: `Some(None)` for a
+    /// parameter (its value is the caller's) or a name bound more than once; `None` when no
+    /// enclosing function binds it (the module's name, if any, is the one used).
+    fn local(&self, name: Ts<'t>) -> Option<Option<Ts<'t>>> {
+        let text = self.text(name);
+        let mut node = name;
+        while let Some(parent) = node.parent() {
+            node = parent;
+            if node.kind() != "function_definition" {
+                continue;
+            }
+            let mut functions = self.functions.borrow_mut();
+            let scope = functions
+                .entry(node.id())
+                .or_insert_with(|| Rc::new(function_bindings(self.source, node)));
+            if let Some(bound) = scope.get(text) {
+                return Some(*bound);
+            }
+        }
+        None
     }
 
     /// The names `class`'s body binds.
@@ -125,7 +150,10 @@ impl<'t> Reader<'t> {
                 "identifier" => {
                     node = match self.parameter(node) {
                         Some(argument) => argument,
-                        None => (*self.bindings.get(self.text(node))?)?,
+                        None => match self.local(node) {
+                            Some(bound) => bound?,
+                            None => (*self.bindings.get(self.text(node))?)?,
+                        },
                     }
                 }
                 "attribute" => {
@@ -700,10 +728,16 @@ impl<'t> Reader<'t> {
                 made(&title_case(&name), &name_span),
             ));
         }
+        let docstring = self.docstring(function)?;
+        // FastMCP splits a docstring into the description and the parameters' descriptions.
+        let parsed = match (&docstring, fastmcp) {
+            (Some(docstring), true) => Some(fastmcp_docstring(docstring, self.source)?),
+            _ => None,
+        };
         let description = match argument(2, "description").map(|node| self.literal(node, 0)) {
-            Some(Some(Value::Null(_))) | None => match (self.docstring(function)?, fastmcp) {
-                (Some(docstring), true) => Some(fastmcp_description(docstring, self.source)?),
-                (docstring, _) => docstring,
+            Some(Some(Value::Null(_))) | None => match &parsed {
+                Some(parsed) => parsed.description.clone(),
+                None => docstring,
             },
             Some(Some(value @ Value::Str { .. })) => Some(value),
             Some(_) => return None,
@@ -717,7 +751,10 @@ impl<'t> Reader<'t> {
         if let Some(description) = description {
             members.push(Member::new("description", description.span(), description));
         }
-        let schema = self.arguments_schema(function, function_name, name_node.byte_range())?;
+        let mut schema = self.arguments_schema(function, function_name, name_node.byte_range())?;
+        if let Some(parsed) = parsed {
+            parsed.describe(&mut schema);
+        }
         members.push(Member::new("inputSchema", name_span.clone(), schema));
         let structured = keywords
             .get("structured_output")
@@ -1382,43 +1419,271 @@ enum Framework {
     FastMcp,
 }
 
-/// The description FastMCP makes of a docstring (read from `source`): `inspect.getdoc`'s
-/// cleaned text, mapped word for word to the docstring. `None` for one with sections (`Args:`, `Returns:`, …), which FastMCP splits with
-/// a parser of its own: not guessed.
-fn fastmcp_description(docstring: Value, source: &str) -> Option<Value> {
+/// What FastMCP makes of a docstring: the tool's description and its parameters'.
+struct FastMcpDocstring {
+    description: Option<Value>,
+    /// Each parameter's description, in the docstring's order, with where the docstring is.
+    parameters: Vec<(String, String)>,
+    at: Span,
+}
+
+impl FastMcpDocstring {
+    /// Gives each property of `schema` the docstring describes, and that has no description
+    /// of its own (`Field(description=…)` wins), the docstring's words, after its other keys.
+    fn describe(self, schema: &mut Value) {
+        let Value::Object(members, _) = schema else {
+            return;
+        };
+        let Some(Value::Object(properties, _)) = members
+            .iter_mut()
+            .find(|member| member.key == "properties")
+            .map(|member| &mut member.value)
+        else {
+            return;
+        };
+        for (name, description) in self.parameters {
+            let Some(Value::Object(property, _)) = properties
+                .iter_mut()
+                .find(|member| member.key == name)
+                .map(|member| &mut member.value)
+            else {
+                continue;
+            };
+            if !property.iter().any(|member| member.key == "description") {
+                let value = made(&description, &self.at);
+                property.push(Member::new("description", self.at.clone(), value));
+            }
+        }
+    }
+}
+
+/// FastMCP's reading of a docstring (read from `source`; `fastmcp.utilities.docstring_parsing`,
+/// griffe's Google-style parser): `inspect.getdoc`'s cleaned text, split at its first section
+/// (`Args:`, `Returns:`, `Raises:`, `Note:`, …) into the description before it and the
+/// parameters an `Args:` section describes. A docstring without such a section is the
+/// description whole, mapped word for word. `None` for one that may be NumPy or Sphinx style
+/// (underlined headings, `:param x:` fields), which FastMCP reads with other parsers, or that
+/// starts with a section: not guessed.
+fn fastmcp_docstring(docstring: &Value, source: &str) -> Option<FastMcpDocstring> {
     let text = cleandoc(docstring.as_str()?);
-    let lines: Vec<&str> = text.lines().collect();
-    let has_sections = lines.iter().enumerate().any(|(index, line)| {
-        let line = line.trim_end();
-        let heading = line.strip_suffix(':').is_some_and(|heading| {
-            !heading.is_empty()
-                && heading.chars().all(|c| c.is_alphanumeric() || c == ' ')
-                && !heading.starts_with(' ')
-        });
-        let underlined = lines
-            .get(index + 1)
-            .is_some_and(|next| next.trim().len() >= 3 && next.trim().chars().all(|c| c == '-'));
-        heading || underlined || line.trim_start().starts_with(":param")
-    });
-    if has_sections {
-        return None;
-    }
     let raw = docstring.span();
-    // Mapped word for word where the docstring's source is at hand and cleans the same.
-    if let Value::Str {
-        style: StrStyle::Py,
-        ..
-    } = docstring
-        && let Some((value, _)) = super::py_string::cleaned(&source[raw.clone()], raw.start)
-        && value == text
-    {
-        return Some(Value::Str {
-            value,
-            raw,
-            style: StrStyle::PyDoc,
+    let lines: Vec<&str> = text.split('\n').collect();
+    let Some(google) = google_sections(&lines).ok()? else {
+        let other_style = lines.iter().any(|line| {
+            let line = line.trim();
+            line.starts_with(':') || (!line.is_empty() && line.chars().all(|c| c == '-'))
         });
+        if other_style {
+            return None;
+        }
+        // Mapped word for word where the docstring's source is at hand and cleans the same.
+        let description = match docstring {
+            Value::Str {
+                style: StrStyle::Py,
+                ..
+            } => match super::py_string::cleaned(&source[raw.clone()], raw.start) {
+                Some((value, _)) if value == text => Value::Str {
+                    value,
+                    raw: raw.clone(),
+                    style: StrStyle::PyDoc,
+                },
+                _ => Value::made(&text, raw.clone()),
+            },
+            _ => Value::made(&text, raw.clone()),
+        };
+        return Some(FastMcpDocstring {
+            description: Some(description),
+            parameters: Vec::new(),
+            at: raw,
+        });
+    };
+    let (summary, parameters) = google;
+    Some(FastMcpDocstring {
+        description: Some(Value::made(&summary?, raw.clone())),
+        parameters,
+        at: raw,
+    })
+}
+
+/// The Google-style sections griffe finds in `lines` (a cleaned docstring), when one of them
+/// is structure FastMCP splits at: the text before the first section (`None`: there is
+/// none), and the parameters of the `Args:` sections. `Err` for a section not read.
+#[allow(clippy::type_complexity)]
+fn google_sections(lines: &[&str]) -> Result<Option<(Option<String>, Vec<(String, String)>)>, ()> {
+    let blank = |index: usize| lines.get(index).is_some_and(|line| line.trim().is_empty());
+    let indented = |index: usize| {
+        lines
+            .get(index)
+            .is_some_and(|line| !line.trim().is_empty() && line.starts_with(' '))
+    };
+    let mut summary: Option<String> = None;
+    let mut before_first: Vec<&str> = Vec::new();
+    let mut sections_seen = false;
+    let mut structured = false;
+    let mut parameters = Vec::new();
+    let mut in_code = false;
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
+        let fence = line.trim_start_matches(' ').starts_with("```");
+        if in_code || fence {
+            in_code = in_code != fence;
+            if !sections_seen {
+                before_first.push(line);
+            }
+            index += 1;
+            continue;
+        }
+        let Some(kind) = heading(line) else {
+            if !sections_seen {
+                before_first.push(line);
+            }
+            index += 1;
+            continue;
+        };
+        let one_below = indented(index + 1);
+        let two_below =
+            !blank(index + 2) && lines.get(index + 2).is_some_and(|l| l.starts_with(' '));
+        let blank_above = index == 0 || blank(index - 1);
+        if !(one_below || two_below) || !blank_above || (two_below && blank(index + 1)) {
+            if !sections_seen {
+                before_first.push(line);
+            }
+            index += 1;
+            continue;
+        }
+        let (items, last) = block_items(lines, index + 1);
+        let kind = kind.to_lowercase();
+        if !sections_seen {
+            sections_seen = true;
+            if before_first.iter().any(|line| !line.is_empty()) {
+                summary = Some(before_first.join("\n").trim_end_matches('\n').to_string());
+            }
+        }
+        // A section none of whose items griffe reads is dropped, and is no structure.
+        match section_kind(&kind) {
+            Some(SectionKind::Parameters) => {
+                for item in items {
+                    let Some((name, first)) = item[0].split_once(':') else {
+                        continue;
+                    };
+                    // `path (str): …`: the name before the type.
+                    let name = match name.split_once('(') {
+                        Some((plain, _)) if name.ends_with(')') => plain.trim(),
+                        _ => name,
+                    };
+                    let mut description = vec![first.trim_start()];
+                    description.extend(item[1..].iter().copied());
+                    let description = description.join("\n").trim_end_matches('\n').to_string();
+                    parameters.push((name.to_string(), description));
+                    structured = true;
+                }
+            }
+            Some(SectionKind::Items) => structured |= !items.is_empty(),
+            Some(SectionKind::Named) => {
+                structured |= items.iter().any(|item| item[0].contains(':'));
+            }
+            // Read by rules of their own (`Attributes:`, `Methods:`, …): not guessed.
+            Some(SectionKind::Other) => return Err(()),
+            // An admonition (`Note:`): structure only when it is one of Napoleon's sections.
+            None => structured |= SECTION_ADMONITIONS.contains(&kind.replace(' ', "-").as_str()),
+        }
+        index = last + 1;
     }
-    Some(Value::made(&text, raw))
+    Ok(structured.then_some((summary, parameters)))
+}
+
+enum SectionKind {
+    /// `Args:`: `name (type): description` items.
+    Parameters,
+    /// `Returns:`, `Examples:`: read whatever their items say.
+    Items,
+    /// `Raises:`: items that are `Type: description`.
+    Named,
+    Other,
+}
+
+/// griffe's Google-style section titles, by kind.
+fn section_kind(title: &str) -> Option<SectionKind> {
+    match title {
+        "args" | "arguments" | "params" | "parameters" => Some(SectionKind::Parameters),
+        "returns" | "yields" | "receives" | "examples" => Some(SectionKind::Items),
+        "raises" | "exceptions" | "warns" | "warnings" => Some(SectionKind::Named),
+        "keyword args" | "keyword arguments" | "other args" | "other arguments"
+        | "other params" | "other parameters" | "type args" | "type arguments" | "type params"
+        | "type parameters" | "attributes" | "functions" | "methods" | "classes"
+        | "type aliases" | "modules" => Some(SectionKind::Other),
+        _ => None,
+    }
+}
+
+/// The admonitions FastMCP counts as structure that ends the description.
+const SECTION_ADMONITIONS: &[&str] = &[
+    "attention",
+    "caution",
+    "danger",
+    "error",
+    "example",
+    "hint",
+    "important",
+    "note",
+    "notes",
+    "raise",
+    "references",
+    "return",
+    "see-also",
+    "tip",
+    "todo",
+    "warning",
+    "yield",
+];
+
+/// The title of a heading line (`Args:`, `Note: Title`), as griffe's
+/// `^(?P<type>[\w][\s\w-]*):(\s+(?P<title>[^\s].*))?\s*$` matches it.
+fn heading(line: &str) -> Option<&str> {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let (kind, rest) = line.split_once(':')?;
+    let first = kind.chars().next()?;
+    let fits = word(first)
+        && kind
+            .chars()
+            .all(|c| word(c) || c.is_whitespace() || c == '-');
+    let after = rest.is_empty() || rest.starts_with(char::is_whitespace);
+    (fits && after).then_some(kind)
+}
+
+/// griffe's `_read_block_items`: the items of the indented block that starts at `start` (each
+/// its lines without the item's indent), and the index of its last line.
+fn block_items<'a>(lines: &[&'a str], start: usize) -> (Vec<Vec<&'a str>>, usize) {
+    let mut index = start;
+    while lines.get(index).is_some_and(|line| line.trim().is_empty()) {
+        index += 1;
+    }
+    let Some(first) = lines.get(index) else {
+        return (Vec::new(), index.saturating_sub(1));
+    };
+    let indent = first.len() - first.trim_start().len();
+    if indent == 0 {
+        return (Vec::new(), index.saturating_sub(1));
+    }
+    let mut items = vec![vec![&first[indent..]]];
+    index += 1;
+    while let Some(line) = lines.get(index) {
+        let item = items.last_mut().expect("one item at least");
+        if line.trim().is_empty() {
+            item.push("");
+        } else if line.starts_with(&" ".repeat(indent * 2)) {
+            item.push(&line[indent * 2..]);
+        } else if line.starts_with(&" ".repeat(indent + 1)) {
+            item.push(line.trim_start());
+        } else if line.starts_with(&" ".repeat(indent)) {
+            items.push(vec![&line[indent..]]);
+        } else {
+            break;
+        }
+        index += 1;
+    }
+    (items, index - 1)
 }
 
 /// Python's `inspect.cleandoc`: tabs expanded, the first line's leading whitespace and the
@@ -1590,6 +1855,119 @@ fn scope_bindings<'t>(source: &'t str, scope: Ts<'t>) -> Bindings<'t> {
     bindings
 }
 
+/// The names a function binds (Python's local scope): its parameters and the names declared
+/// `nonlocal` to nothing, as their values come at run time; a name assigned once (`x = value`,
+/// anywhere in the body outside nested functions and classes) or defined once (`def`,
+/// `class`) to that; a name bound more than once, or by anything else (a loop, `with … as`, an
+/// import, `+=`, unpacking), to nothing. Names declared `global` are the module's.
+fn function_bindings<'t>(source: &'t str, function: Ts<'t>) -> Bindings<'t> {
+    fn unknown<'t>(source: &'t str, target: Ts<'t>, bindings: &mut Bindings<'t>) {
+        if target.kind() == "identifier" {
+            bindings.insert(&source[target.byte_range()], None);
+            return;
+        }
+        let mut cursor = target.walk();
+        for child in target.named_children(&mut cursor) {
+            unknown(source, child, bindings);
+        }
+    }
+    fn walk<'t>(
+        source: &'t str,
+        node: Ts<'t>,
+        bindings: &mut Bindings<'t>,
+        global: &mut Vec<&'t str>,
+    ) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "function_definition" | "class_definition" => {
+                    if let Some(name) = child.child_by_field_name("name") {
+                        bindings
+                            .entry(&source[name.byte_range()])
+                            .and_modify(|bound| *bound = None)
+                            .or_insert(Some(child));
+                    }
+                    // Their default values and decorators run here.
+                    let mut inner = child.walk();
+                    for part in child.named_children(&mut inner) {
+                        if part.kind() == "parameters" {
+                            walk(source, part, bindings, global);
+                        }
+                    }
+                    continue;
+                }
+                "lambda"
+                | "list_comprehension"
+                | "dictionary_comprehension"
+                | "set_comprehension"
+                | "generator_expression" => continue,
+                "assignment" => match (
+                    child.child_by_field_name("left"),
+                    child.child_by_field_name("right"),
+                ) {
+                    (Some(left), Some(right)) if left.kind() == "identifier" => {
+                        bindings
+                            .entry(&source[left.byte_range()])
+                            .and_modify(|bound| *bound = None)
+                            .or_insert(Some(right));
+                    }
+                    (Some(left), _) => unknown(source, left, bindings),
+                    _ => {}
+                },
+                "augmented_assignment" | "for_statement" | "for_in_clause" => {
+                    if let Some(left) = child.child_by_field_name("left") {
+                        unknown(source, left, bindings);
+                    }
+                }
+                "named_expression" => {
+                    if let Some(name) = child.child_by_field_name("name") {
+                        unknown(source, name, bindings);
+                    }
+                }
+                "as_pattern_target"
+                | "import_statement"
+                | "import_from_statement"
+                | "delete_statement"
+                | "nonlocal_statement" => unknown(source, child, bindings),
+                "global_statement" => {
+                    let mut inner = child.walk();
+                    global.extend(
+                        child
+                            .named_children(&mut inner)
+                            .map(|name| &source[name.byte_range()]),
+                    );
+                    continue;
+                }
+                _ => {}
+            }
+            walk(source, child, bindings, global);
+        }
+    }
+    let mut bindings = Bindings::new();
+    if let Some(parameters) = function.child_by_field_name("parameters") {
+        let mut cursor = parameters.walk();
+        for parameter in parameters.named_children(&mut cursor) {
+            let name = match parameter.kind() {
+                "identifier" => Some(parameter),
+                _ => parameter
+                    .child_by_field_name("name")
+                    .or_else(|| parameter.named_child(0)),
+            };
+            if let Some(name) = name {
+                unknown(source, name, &mut bindings);
+            }
+        }
+    }
+    let mut global = Vec::new();
+    if let Some(body) = function.child_by_field_name("body") {
+        walk(source, body, &mut bindings, &mut global);
+    }
+    for name in global {
+        bindings.remove(name);
+    }
+    bindings
+}
+
 /// The class a method's node is written in.
 fn enclosing_class(node: Ts<'_>) -> Option<Ts<'_>> {
     let mut node = node.parent()?;
@@ -1723,10 +2101,16 @@ mod tests {
     }
 
     #[test]
-    fn fastmcp_docstrings_are_cleaned_and_sectioned_ones_left_out() {
+    fn fastmcp_docstrings_are_cleaned_and_split_at_their_sections() {
         let source = "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool\ndef a():\n    \"\"\"\n    First.\n\n\t  Indented.\n      \"\"\"\n@mcp.tool\ndef b(path: str):\n    \"\"\"Read.\n\n    Args:\n        path: The file.\n    \"\"\"\n@mcp.tool(exclude_args=['x'])\ndef c(x: str = ''):\n    'C.'\n@mcp.tool\ndef d(x):\n    'D.'\n";
         let read = tools(source);
-        assert_eq!(read.as_array().unwrap().len(), 1, "{read}");
+        assert_eq!(names(&read), ["a", "b"], "{read}");
+        // `Args:` describes the parameters, and the description ends before it.
+        assert_eq!(read[1]["description"], "Read.");
+        assert_eq!(
+            read[1]["inputSchema"]["properties"]["path"]["description"],
+            "The file."
+        );
         // As Python 3.11's inspect.cleandoc gives it: the tab expands to 8 columns, the margin
         // is the smallest indent of a line with text (4), a last line of spaces stays.
         assert_eq!(read[0]["description"], "First.\n\n      Indented.\n  ");
@@ -1734,6 +2118,92 @@ mod tests {
             super::cleandoc("  One.\n    two\n  three\n\n"),
             "One.\n  two\nthree"
         );
+    }
+
+    #[test]
+    fn fastmcp_splits_docstrings_as_griffe_does() {
+        // Each docstring with what fastmcp-slim 4.2.3's `parse_docstring` (griffelib 2.4.1)
+        // makes of it.
+        let cases = [
+            (
+                "Execute a SQL query.\n\nArgs:\n    sql: SQL query to execute (DuckDB SQL dialect)\n\nReturns:\n    JSON string with query results\n",
+                "{\"description\": \"Execute a SQL query.\", \"parameters\": {\"sql\": \"SQL query to execute (DuckDB SQL dialect)\"}}",
+            ),
+            (
+                "Read a file.\n\nArgs:\n    path (str): The file,\n        across lines.\n    n: Count.\n      Odd indent.\n\n    Some more text.\n",
+                "{\"description\": \"Read a file.\", \"parameters\": {\"path\": \"The file,\\nacross lines.\", \"n\": \"Count.\\nOdd indent.\"}}",
+            ),
+            (
+                "Plain.\n\nRules:\n    do this\n",
+                "{\"description\": \"Plain.\\n\\nRules:\\n    do this\", \"parameters\": {}}",
+            ),
+            (
+                "Plain.\n\nNote:\n    do this\n",
+                "{\"description\": \"Plain.\", \"parameters\": {}}",
+            ),
+            (
+                "Summary\nArgs:\n    x: not a section, no blank line above\n",
+                "{\"description\": \"Summary\\nArgs:\\n    x: not a section, no blank line above\", \"parameters\": {}}",
+            ),
+            (
+                "Summary.\n\nArgs:\n\n    x: extraneous blank line below\n",
+                "{\"description\": \"Summary.\\n\\nArgs:\\n\\n    x: extraneous blank line below\", \"parameters\": {}}",
+            ),
+            (
+                "Summary.\n\n```\nArgs:\n    x: in a code block\n```\n\nRaises:\n    ValueError: when bad\n",
+                "{\"description\": \"Summary.\\n\\n```\\nArgs:\\n    x: in a code block\\n```\", \"parameters\": {}}",
+            ),
+            (
+                "Summary.\n\nRaises:\n    no colon here\n",
+                "{\"description\": \"Summary.\\n\\nRaises:\\n    no colon here\", \"parameters\": {}}",
+            ),
+            (
+                "Summary.\n\nArgs: the title\n    x: The x.\n",
+                "{\"description\": \"Summary.\", \"parameters\": {\"x\": \"The x.\"}}",
+            ),
+            (
+                "Two lines\nof summary.\n\nArgs:\n    a: A.\n    b: B.\nTail text.\n",
+                "{\"description\": \"Two lines\\nof summary.\", \"parameters\": {\"a\": \"A.\", \"b\": \"B.\"}}",
+            ),
+            (
+                "Summary.\n\nArgs:\n    no colon\n",
+                "{\"description\": \"Summary.\\n\\nArgs:\\n    no colon\", \"parameters\": {}}",
+            ),
+            (
+                "Summary.\n\nExamples:\n    >>> f()\n",
+                "{\"description\": \"Summary.\", \"parameters\": {}}",
+            ),
+            (
+                "Summary.\n\nSee Also:\n    other\n",
+                "{\"description\": \"Summary.\", \"parameters\": {}}",
+            ),
+        ];
+        for (docstring, expected) in cases {
+            let parsed = super::fastmcp_docstring(&super::made(docstring, &(0..0)), "").unwrap();
+            let parameters: serde_json::Map<String, Json> = parsed
+                .parameters
+                .into_iter()
+                .map(|(name, description)| (name, Json::String(description)))
+                .collect();
+            let read = json!({
+                "description": parsed.description.as_ref().and_then(super::Value::as_str),
+                "parameters": parameters,
+            });
+            let expected: Json = serde_json::from_str(expected).unwrap();
+            assert_eq!(read, expected, "{docstring:?}");
+        }
+        // Read by FastMCP's NumPy or Sphinx parsers, or sections not read: not guessed.
+        for docstring in [
+            "Summary.\n\nParameters\n----------\nx : int\n    The x.\n",
+            "Summary.\n\n:param x: The x.\n",
+            "Summary.\n\nAttributes:\n    x: The x.\n",
+            "Args:\n    x: A section first.\nText after it.\n",
+        ] {
+            assert!(
+                super::fastmcp_docstring(&super::made(docstring, &(0..0)), "").is_none(),
+                "{docstring:?}"
+            );
+        }
     }
 
     #[test]
@@ -2122,6 +2592,49 @@ def f_docstring():
         // `__doc__` of a function whose first statement is an f-string is None.
         assert_eq!(read[2]["description"], "");
         assert_eq!(read[1]["description"], "Read it.");
+    }
+
+    #[test]
+    fn names_a_function_binds_are_read_in_it() {
+        // As mcp-server-motherduck registers its tools inside `create_server(read_only)`.
+        let source = r#"
+from fastmcp import FastMCP
+TITLE = "Module title"
+def create_server(read_only: bool, title: str):
+    mcp = FastMCP("duck")
+    catalog = {"readOnlyHint": True, "openWorldHint": False}
+    query = {"readOnlyHint": read_only}
+    if read_only:
+        mode = "read"
+    else:
+        mode = "write"
+    DESCRIPTION = "Lists tables."
+    @mcp.tool(name="list_tables", description=DESCRIPTION, annotations=catalog)
+    def list_tables(schema: str | None = None) -> str:
+        return ""
+    @mcp.tool(name="execute_query", annotations=query)
+    def execute_query(sql: str) -> str:
+        "A parameter's value is known at run time only: not read."
+    @mcp.tool(name="switch", description=mode)
+    def switch(path: str) -> str:
+        "Bound twice: not read."
+    @mcp.tool(name="titled", title=title)
+    def titled(path: str) -> str:
+        "A parameter hides the module's name of the same spelling: not read."
+    def nested():
+        @mcp.tool(name="inner", annotations=catalog, title=TITLE)
+        def inner() -> str:
+            "Names of the enclosing function and of the module."
+    return mcp
+"#;
+        let read = tools(source);
+        assert_eq!(names(&read), ["list_tables", "inner"], "{read}");
+        assert_eq!(read[0]["description"], "Lists tables.");
+        assert_eq!(
+            read[1]["annotations"],
+            json!({"readOnlyHint": true, "openWorldHint": false})
+        );
+        assert_eq!(read[1]["title"], "Module title");
     }
 
     #[test]
