@@ -161,6 +161,16 @@ fn skip_joins(raw: &str, mut pos: usize) -> usize {
     pos
 }
 
+/// An f-string field `'SEP'.join(NAME)`: the separator (written without escapes) and the name.
+pub(super) fn joined(field: &str) -> Option<(&str, &str)> {
+    let quote = field.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let (separator, rest) = field[1..].split_once(quote)?;
+    let name = rest.strip_prefix(".join(")?.strip_suffix(')')?.trim();
+    let simple = |c: char| c.is_alphanumeric() || c == '_';
+    (!separator.contains('\\') && !name.is_empty() && name.chars().all(simple))
+        .then_some((separator, name))
+}
+
 /// Decodes the literal (prefix included) starting at `start` onto `out`, an f-string's fields by
 /// `field`; returns where it ends (past the closing quote).
 fn literal(
@@ -222,7 +232,7 @@ fn literal(
                         && name
                             .bytes()
                             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
-                    if !is_name {
+                    if !is_name && joined(name).is_none() {
                         return None;
                     }
                     out.escaped(&field(name)?, base + pos..base + end + 1);

@@ -102,12 +102,20 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// What the functions `name` is used in bind it to, innermost first: `Some(None)` for a
+    /// What `name` is bound to where `at` uses it: the enclosing functions' binding, else the
+    /// module's.
+    fn named(&self, at: Ts<'t>, name: &str) -> Option<Ts<'t>> {
+        match self.local(at, name) {
+            Some(bound) => bound,
+            None => *self.bindings.get(name)?,
+        }
+    }
+
+    /// What the functions `at` is in bind `text` to, innermost first: `Some(None)` for a
     /// parameter (its value is the caller's) or a name bound more than once; `None` when no
     /// enclosing function binds it (the module's name, if any, is the one used).
-    fn local(&self, name: Ts<'t>) -> Option<Option<Ts<'t>>> {
-        let text = self.text(name);
-        let mut node = name;
+    fn local(&self, at: Ts<'t>, text: &str) -> Option<Option<Ts<'t>>> {
+        let mut node = at;
         while let Some(parent) = node.parent() {
             node = parent;
             if node.kind() != "function_definition" {
@@ -150,10 +158,7 @@ impl<'t> Reader<'t> {
                 "identifier" => {
                     node = match self.parameter(node) {
                         Some(argument) => argument,
-                        None => match self.local(node) {
-                            Some(bound) => bound?,
-                            None => (*self.bindings.get(self.text(node))?)?,
-                        },
+                        None => self.named(node, self.text(node))?,
                     }
                 }
                 "attribute" => {
@@ -553,7 +558,19 @@ impl<'t> Reader<'t> {
                     _ => None,
                 }
             }
-            "call" => self.model_json_schema(node, depth),
+            // `"Converts " + NAME`: strings joined.
+            "binary_operator"
+                if node
+                    .child_by_field_name("operator")
+                    .is_some_and(|operator| self.text(operator) == "+") =>
+            {
+                let left = self.literal(node.child_by_field_name("left")?, depth + 1)?;
+                let right = self.literal(node.child_by_field_name("right")?, depth + 1)?;
+                Some(made(&[left.as_str()?, right.as_str()?].concat(), &span))
+            }
+            "call" => self
+                .builtin_call(node, depth)
+                .or_else(|| self.model_json_schema(node, depth)),
             "true" => Some(Value::Bool(true, span)),
             "false" => Some(Value::Bool(false, span)),
             "none" => Some(Value::Null(span)),
@@ -609,6 +626,46 @@ impl<'t> Reader<'t> {
         }
     }
 
+    /// A builtin's result on values read statically: `list(FORMATS)` or `tuple(…)` of a list
+    /// or tuple, `", ".join(FORMATS)` of strings.
+    fn builtin_call(&self, call: Ts<'t>, depth: usize) -> Option<Value> {
+        let callee = call.child_by_field_name("function")?;
+        let (positional, keywords) = self.arguments(call);
+        let [argument] = positional[..] else {
+            return None;
+        };
+        if !keywords.is_empty() || argument.kind() == "list_splat" {
+            return None;
+        }
+        let span = call.byte_range();
+        match callee.kind() {
+            "identifier" if matches!(self.text(callee), "list" | "tuple") => {
+                // Unless the file binds the name to something else.
+                let name = self.text(callee);
+                let builtin =
+                    self.local(callee, name).is_none() && !self.bindings.contains_key(name);
+                builtin.then_some(())?;
+                match self.literal(argument, depth + 1)? {
+                    Value::Array(items, _) => Some(Value::Array(items, span)),
+                    _ => None,
+                }
+            }
+            "attribute" if self.text(callee.child_by_field_name("attribute")?) == "join" => {
+                let separator = callee.child_by_field_name("object")?;
+                if separator.kind() != "string" {
+                    return None;
+                }
+                let separator = self.literal(separator, depth + 1)?;
+                let Value::Array(items, _) = self.literal(argument, depth + 1)? else {
+                    return None;
+                };
+                let items: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
+                Some(made(&items?.join(separator.as_str()?), &span))
+            }
+            _ => None,
+        }
+    }
+
     /// A string literal, or adjacent ones, with the segments that locate its words.
     /// An f-string's fields that name values read statically are replaced by their text; the
     /// string then maps to the whole literal.
@@ -621,16 +678,24 @@ impl<'t> Reader<'t> {
                 style: StrStyle::Py,
             });
         }
-        let mut field = |name: &str| self.field_text(name, depth + 1);
+        let mut field = |name: &str| self.field_text(node, name, depth + 1);
         let (value, _) = super::py_string::decode_with(text, start, &mut field)?;
         Some(Value::made(&value, node.byte_range()))
     }
 
     /// What an f-string's `{NAME}` or `{Class.NAME}` becomes: a string as it is, an integer,
     /// `True`, `False` or `None` as Python formats them.
-    fn field_text(&self, name: &str, depth: usize) -> Option<String> {
+    fn field_text(&self, at: Ts<'t>, name: &str, depth: usize) -> Option<String> {
+        // `{', '.join(FORMATS)}`: strings joined.
+        if let Some((separator, items)) = super::py_string::joined(name) {
+            let Value::Array(items, _) = self.literal(self.named(at, items)?, depth)? else {
+                return None;
+            };
+            let items: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
+            return Some(items?.join(separator));
+        }
         let mut parts = name.split('.');
-        let mut node = (*self.bindings.get(parts.next()?)?)?;
+        let mut node = self.named(at, parts.next()?)?;
         for part in parts {
             if part == "value" {
                 continue;
@@ -2592,6 +2657,37 @@ def f_docstring():
         // `__doc__` of a function whose first statement is an f-string is None.
         assert_eq!(read[2]["description"], "");
         assert_eq!(read[1]["description"], "Read it.");
+    }
+
+    #[test]
+    fn lists_and_joins_of_constants_are_read() {
+        // As mcp-pandoc writes its formats once.
+        let source = r#"
+from mcp import types
+FORMATS = ("markdown", "html", "pdf")
+def tools():
+    return [types.Tool(
+        name="convert",
+        description="Converts between " + ", ".join(FORMATS) + ".",
+        inputSchema={"type": "object", "properties": {
+            "to": {"type": "string", "enum": list(FORMATS),
+                   "description": f"One of {' | '.join(FORMATS)}."},
+        }},
+    )]
+def shadowed(list):
+    return [types.Tool(name="x", inputSchema={"type": "object", "enum": list(FORMATS)})]
+"#;
+        let read = tools(source);
+        assert_eq!(names(&read), ["convert"], "{read}");
+        assert_eq!(
+            read[0]["description"],
+            "Converts between markdown, html, pdf."
+        );
+        assert_eq!(
+            read[0]["inputSchema"]["properties"]["to"],
+            json!({"type": "string", "enum": ["markdown", "html", "pdf"],
+                   "description": "One of markdown | html | pdf."})
+        );
     }
 
     #[test]
