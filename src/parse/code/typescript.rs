@@ -1381,10 +1381,15 @@ impl<'t> Reader<'t> {
                 Some(value) => Some(Value::Number(value.into(), span)),
                 None => self.string(node, depth + 1),
             },
-            "call_expression" => match self.nested(|| self.returned(node)) {
-                Some(value) => self.literal(value, depth + 1),
-                None => self.string(node, depth + 1),
-            },
+            "call_expression" => {
+                if let Some(keys) = self.object_keys_call(node, depth) {
+                    return Some(keys);
+                }
+                match self.nested(|| self.returned(node)) {
+                    Some(value) => self.literal(value, depth + 1),
+                    None => self.string(node, depth + 1),
+                }
+            }
             "array" => {
                 let mut items = Vec::new();
                 for item in node.named_children() {
@@ -1427,6 +1432,35 @@ impl<'t> Reader<'t> {
             }
             _ => self.string(node, depth + 1),
         }
+    }
+
+    /// `Object.keys(LANGUAGES)` or `Object.values(…)` of an object literal, in the order
+    /// JavaScript gives them; an object with a key that reads as an array index (which comes
+    /// first whatever its place) is not read.
+    fn object_keys_call(&self, call: At<'t>, depth: usize) -> Option<Value> {
+        let (receiver, method) = self.method_call(call)?;
+        if self.text(receiver) != "Object" || !matches!(method, "keys" | "values") {
+            return None;
+        }
+        let [object] = self.arguments(call)[..] else {
+            return None;
+        };
+        let span = call.byte_range();
+        let members = self.members(object, depth + 1)?;
+        if members
+            .iter()
+            .any(|(key, _, _)| key.bytes().all(|b| b.is_ascii_digit()))
+        {
+            return None;
+        }
+        let items = members
+            .into_iter()
+            .map(|(key, _, value)| match method {
+                "keys" => Some(Value::made(key, span.clone())),
+                _ => self.literal(value, depth + 1),
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Value::Array(items, span))
     }
 
     /// An integer computed from integers (`50 * 1024`, `DEFAULT_MAX_BYTES / 1024`), when each
@@ -2331,6 +2365,13 @@ server.registerTool("b", { description: text_js_1.MISSING }, cb);
             }
             export const DOCS = parentTool("issue_documents", "Lists an issue's documents.", "issueId");
             const TWICE = parentTool(`cycle_documents`, "Lists a cycle's documents.", "cycleId");
+            const RUNNERS = { javascript: "node", "python": "python -u" };
+            const RUN = { name: "run", input_schema: { type: "object", properties: {
+                language: { enum: Object.keys(RUNNERS) },
+                runner: { enum: Object.values(RUNNERS) },
+            } } };
+            // `Object.keys` puts keys that read as array indexes first: not read.
+            const INDEXED = { name: "indexed", input_schema: { enum: Object.keys({ b: 1, 2: 1 }) } };
         "#;
         let tools = tools(source);
         assert_eq!(
@@ -2339,8 +2380,14 @@ server.registerTool("b", { description: text_js_1.MISSING }, cb);
                 "list_issues",
                 "get_issue",
                 "issue_documents",
-                "cycle_documents"
+                "cycle_documents",
+                "run"
             ]
+        );
+        assert_eq!(
+            tools[4]["input_schema"]["properties"],
+            json!({"language": {"enum": ["javascript", "python"]},
+                   "runner": {"enum": ["node", "python -u"]}})
         );
         assert_eq!(
             tools[3]["input_schema"],
