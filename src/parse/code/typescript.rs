@@ -799,7 +799,19 @@ impl<'t> Reader<'t> {
     /// A literal that reads without them is read where it is written, not at each call.
     fn returned_tool(&self, call: At<'t>) -> Option<Value> {
         let written = self.returned_expression(self.called_function(call)?)?;
-        if written.kind() != "object" || self.tool_literal(written).is_some() {
+        // Most functions return something else: told by the keys written, before any is read.
+        let written_keys: Vec<&str> = written
+            .named_children()
+            .into_iter()
+            .filter_map(|member| match member.kind() {
+                "pair" => member.child_by_field_name("key").map(|key| self.text(key)),
+                "shorthand_property_identifier" => Some(self.text(member)),
+                _ => None,
+            })
+            .collect();
+        let tool_like = written_keys.contains(&"name")
+            && (written_keys.contains(&"inputSchema") || written_keys.contains(&"input_schema"));
+        if written.kind() != "object" || !tool_like || self.tool_literal(written).is_some() {
             return None;
         }
         let returned = self.returned(call)?;
