@@ -475,7 +475,7 @@ if (safe) {
 } else {
   server.registerTool("b", { description: "B." }, cb);
 }
-const c = safe ? { name: "c", inputSchema: {} } : { name: "c", inputSchema: { type: "object" } };
+const c = safe ? { name: "c", inputSchema: { type: "object", properties: {} } } : { name: "c", inputSchema: { type: "object" } };
 function one() { server.registerTool("d", { description: "D." }, cb); }
 function two() { server.registerTool("d", { description: "D, two." }, cb); }
 server.registerTool("a", { description: "A again." }, cb);

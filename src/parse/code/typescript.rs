@@ -1113,10 +1113,18 @@ impl<'t> Reader<'t> {
             let value = match key {
                 "name" | "title" | "description" => self.string(value, 0)?,
                 // A zod schema is sent as the SDK sends one given to `registerTool`, which is
-                // where such a literal's helper hands it (`tool.schema.inputSchema.shape`).
-                "inputSchema" | "input_schema" => self
-                    .json_schema(value)
-                    .or_else(|| self.object_schema(value, Io::Input))?,
+                // where such a literal's helper hands it (`tool.schema.inputSchema.shape`). An
+                // empty `{}` may be either (sent as it is, or as an empty object schema): not
+                // guessed.
+                "inputSchema" | "input_schema" => {
+                    let schema = self
+                        .json_schema(value)
+                        .or_else(|| self.object_schema(value, Io::Input))?;
+                    if matches!(&schema, Value::Object(members, _) if members.is_empty()) {
+                        return None;
+                    }
+                    schema
+                }
                 "outputSchema" | "output_schema" => self
                     .json_schema(value)
                     .or_else(|| self.object_schema(value, Io::Output))?,
@@ -2318,6 +2326,8 @@ server.registerTool("b", { description: text_js_1.MISSING }, cb);
             });
             // Not a tool: no `inputSchema`.
             const config = { name: "x", version: "1" };
+            // An empty JSON Schema, or an empty zod shape a helper converts: not read.
+            const WHOAMI = { name: "whoami", inputSchema: {} };
         "#;
         let tools = tools(source);
         let names = names(&tools);
