@@ -1698,7 +1698,24 @@ impl<'t> Reader<'t> {
                 method_span.clone(),
                 Value::Number(0.into(), method_span),
             ),
+            // `regex(/^\d+[hdw]$/, message)`: the pattern as written. A second pattern, or one
+            // beside a format zod writes one for, is sent as an `allOf`: not read.
+            "regex" if kind.as_deref() == Some("string") => {
+                let regex = self.resolve(*arguments.first()?)?;
+                let pattern = regex.child_by_field_name("pattern")?;
+                let formatted = zod
+                    .get("format")
+                    .is_some_and(|format| format.as_str() != Some("uri"));
+                if regex.kind() != "regex" || zod.get("pattern").is_some() || formatted {
+                    return None;
+                }
+                let source = Value::made(self.text(pattern), pattern.byte_range());
+                zod.set("pattern", method_span, source);
+            }
             "email" | "url" | "uuid" | "datetime" => {
+                if zod.get("pattern").is_some() {
+                    return None;
+                }
                 let format = match method {
                     "url" => "uri",
                     "datetime" => "date-time",
@@ -2326,12 +2343,21 @@ server.registerTool("b", { description: text_js_1.MISSING }, cb);
             });
             // Not a tool: no `inputSchema`.
             const config = { name: "x", version: "1" };
+            // One pattern is read as written; two are sent as an `allOf`: not read.
+            const PERIOD = { name: "period", inputSchema: z4.object({
+                p: z4.string().regex(/^\d+[hdw]$/, "A period.").max(9),
+            }) };
+            const TWICE = { name: "twice", inputSchema: z4.object({ p: z4.string().regex(/a/).regex(/b/) }) };
             // An empty JSON Schema, or an empty zod shape a helper converts: not read.
             const WHOAMI = { name: "whoami", inputSchema: {} };
         "#;
         let tools = tools(source);
         let names = names(&tools);
-        assert_eq!(names, ["search", "fetch", "open", "crawl"]);
+        assert_eq!(names, ["search", "fetch", "open", "crawl", "period"]);
+        assert_eq!(
+            tools[4]["inputSchema"]["properties"]["p"],
+            json!({"type": "string", "pattern": "^\\d+[hdw]$", "maxLength": 9})
+        );
         assert_eq!(
             tools[2]["inputSchema"],
             json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["url"],
