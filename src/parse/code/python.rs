@@ -1926,39 +1926,49 @@ fn scope_bindings<'t>(source: &'t str, scope: Ts<'t>) -> Bindings<'t> {
 /// `class`) to that; a name bound more than once, or by anything else (a loop, `with … as`, an
 /// import, `+=`, unpacking), to nothing. Names declared `global` are the module's.
 fn function_bindings<'t>(source: &'t str, function: Ts<'t>) -> Bindings<'t> {
-    fn unknown<'t>(source: &'t str, target: Ts<'t>, bindings: &mut Bindings<'t>) {
-        if target.kind() == "identifier" {
-            bindings.insert(&source[target.byte_range()], None);
-            return;
-        }
-        let mut cursor = target.walk();
-        for child in target.named_children(&mut cursor) {
-            unknown(source, child, bindings);
+    let mut bindings = Bindings::new();
+    let bind = |bindings: &mut Bindings<'t>, name: Ts<'t>, value: Option<Ts<'t>>| {
+        bindings
+            .entry(&source[name.byte_range()])
+            .and_modify(|bound| *bound = None)
+            .or_insert(value);
+    };
+    // The names in a binding target (`a`, `a, b`, `(a, [b])`), each bound to nothing.
+    let unknown = |bindings: &mut Bindings<'t>, target: Ts<'t>| {
+        each_node(target, |node| {
+            if node.kind() == "identifier" {
+                bindings.insert(&source[node.byte_range()], None);
+            }
+        });
+    };
+    if let Some(parameters) = function.child_by_field_name("parameters") {
+        let mut cursor = parameters.walk();
+        for parameter in parameters.named_children(&mut cursor) {
+            let name = match parameter.kind() {
+                "identifier" => Some(parameter),
+                _ => parameter
+                    .child_by_field_name("name")
+                    .or_else(|| parameter.named_child(0)),
+            };
+            if let Some(name) = name {
+                unknown(&mut bindings, name);
+            }
         }
     }
-    fn walk<'t>(
-        source: &'t str,
-        node: Ts<'t>,
-        bindings: &mut Bindings<'t>,
-        global: &mut Vec<&'t str>,
-    ) {
+    let mut global = Vec::new();
+    // Depth first with a stack of its own: a body nested thousands deep is no deeper a call.
+    let mut stack: Vec<Ts<'t>> = function.child_by_field_name("body").into_iter().collect();
+    while let Some(node) = stack.pop() {
         let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
+        let children: Vec<Ts<'t>> = node.named_children(&mut cursor).collect();
+        for child in children.into_iter().rev() {
             match child.kind() {
                 "function_definition" | "class_definition" => {
                     if let Some(name) = child.child_by_field_name("name") {
-                        bindings
-                            .entry(&source[name.byte_range()])
-                            .and_modify(|bound| *bound = None)
-                            .or_insert(Some(child));
+                        bind(&mut bindings, name, Some(child));
                     }
-                    // Their default values and decorators run here.
-                    let mut inner = child.walk();
-                    for part in child.named_children(&mut inner) {
-                        if part.kind() == "parameters" {
-                            walk(source, part, bindings, global);
-                        }
-                    }
+                    // Their default values run here; their bodies are scopes of their own.
+                    stack.extend(child.child_by_field_name("parameters"));
                     continue;
                 }
                 "lambda"
@@ -1971,29 +1981,26 @@ fn function_bindings<'t>(source: &'t str, function: Ts<'t>) -> Bindings<'t> {
                     child.child_by_field_name("right"),
                 ) {
                     (Some(left), Some(right)) if left.kind() == "identifier" => {
-                        bindings
-                            .entry(&source[left.byte_range()])
-                            .and_modify(|bound| *bound = None)
-                            .or_insert(Some(right));
+                        bind(&mut bindings, left, Some(right));
                     }
-                    (Some(left), _) => unknown(source, left, bindings),
+                    (Some(left), _) => unknown(&mut bindings, left),
                     _ => {}
                 },
                 "augmented_assignment" | "for_statement" | "for_in_clause" => {
                     if let Some(left) = child.child_by_field_name("left") {
-                        unknown(source, left, bindings);
+                        unknown(&mut bindings, left);
                     }
                 }
                 "named_expression" => {
                     if let Some(name) = child.child_by_field_name("name") {
-                        unknown(source, name, bindings);
+                        unknown(&mut bindings, name);
                     }
                 }
                 "as_pattern_target"
                 | "import_statement"
                 | "import_from_statement"
                 | "delete_statement"
-                | "nonlocal_statement" => unknown(source, child, bindings),
+                | "nonlocal_statement" => unknown(&mut bindings, child),
                 "global_statement" => {
                     let mut inner = child.walk();
                     global.extend(
@@ -2005,27 +2012,8 @@ fn function_bindings<'t>(source: &'t str, function: Ts<'t>) -> Bindings<'t> {
                 }
                 _ => {}
             }
-            walk(source, child, bindings, global);
+            stack.push(child);
         }
-    }
-    let mut bindings = Bindings::new();
-    if let Some(parameters) = function.child_by_field_name("parameters") {
-        let mut cursor = parameters.walk();
-        for parameter in parameters.named_children(&mut cursor) {
-            let name = match parameter.kind() {
-                "identifier" => Some(parameter),
-                _ => parameter
-                    .child_by_field_name("name")
-                    .or_else(|| parameter.named_child(0)),
-            };
-            if let Some(name) = name {
-                unknown(source, name, &mut bindings);
-            }
-        }
-    }
-    let mut global = Vec::new();
-    if let Some(body) = function.child_by_field_name("body") {
-        walk(source, body, &mut bindings, &mut global);
     }
     for name in global {
         bindings.remove(name);
@@ -2731,6 +2719,13 @@ def create_server(read_only: bool, title: str):
             json!({"readOnlyHint": true, "openWorldHint": false})
         );
         assert_eq!(read[1]["title"], "Module title");
+        // A body nested deep is read without a call per level.
+        let deep = format!(
+            "from fastmcp import FastMCP\ndef make():\n    x = {}1{}\n    D = \"Deep.\"\n    @mcp.tool(name=\"deep\", description=D)\n    def deep() -> str:\n        return \"\"\n",
+            "(".repeat(20_000),
+            ")".repeat(20_000)
+        );
+        assert_eq!(names(&tools(&deep)), ["deep"]);
     }
 
     #[test]
