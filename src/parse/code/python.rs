@@ -793,13 +793,18 @@ impl<'t> Reader<'t> {
                 made(&title_case(&name), &name_span),
             ));
         }
-        let docstring = self.docstring(function)?;
-        // FastMCP splits a docstring into the description and the parameters' descriptions.
+        let given = argument(2, "description").map(|node| self.literal(node, 0));
+        // The docstring is read when it is the description, and by FastMCP, which splits it
+        // into the description and the parameters' descriptions.
+        let docstring = match given {
+            Some(Some(Value::Str { .. })) if !fastmcp => None,
+            _ => self.docstring(function)?,
+        };
         let parsed = match (&docstring, fastmcp) {
             (Some(docstring), true) => Some(fastmcp_docstring(docstring, self.source)?),
             _ => None,
         };
-        let description = match argument(2, "description").map(|node| self.literal(node, 0)) {
+        let description = match given {
             Some(Some(Value::Null(_))) | None => match &parsed {
                 Some(parsed) => parsed.description.clone(),
                 None => docstring,
