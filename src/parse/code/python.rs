@@ -1538,6 +1538,14 @@ fn fastmcp_docstring(docstring: &Value, source: &str) -> Option<FastMcpDocstring
     let text = cleandoc(docstring.as_str()?);
     let raw = docstring.span();
     let lines: Vec<&str> = text.split('\n').collect();
+    // Indents are counted in spaces; another leading whitespace (`\u{3000}`) is not read.
+    if lines.iter().any(|line| {
+        line.chars()
+            .take_while(|c| c.is_whitespace())
+            .any(|c| c != ' ')
+    }) {
+        return None;
+    }
     let Some(google) = google_sections(&lines).ok()? else {
         let other_style = lines.iter().any(|line| {
             let line = line.trim();
@@ -2261,6 +2269,35 @@ mod tests {
                 super::fastmcp_docstring(&super::made(docstring, &(0..0)), "").is_none(),
                 "{docstring:?}"
             );
+        }
+    }
+
+    #[test]
+    fn any_docstring_is_split_without_a_panic() {
+        // Every docstring of up to four lines from these, multi-byte whitespace included.
+        let lines = [
+            "",
+            "Args:",
+            "Note: t",
+            "  x: y",
+            "    (z): w",
+            "\u{3000}x: y",
+            "```",
+            "é:",
+            "\u{3000}",
+            "Returns:",
+            "-",
+            ":param x:",
+            "Attributes:",
+            " ",
+        ];
+        let count = lines.len();
+        for index in 0..count.pow(4) {
+            let picked: Vec<&str> = (0..4)
+                .map(|place| lines[index / count.pow(place) % count])
+                .collect();
+            let docstring = format!("Summary.\n{}", picked.join("\n"));
+            let _ = super::fastmcp_docstring(&super::made(&docstring, &(0..0)), "");
         }
     }
 
