@@ -1624,6 +1624,10 @@ impl<'t> Reader<'t> {
             return None;
         }
         let node = self.resolve(node)?;
+        // `lenientString()`: a function of the server's own that returns a schema.
+        if let Some(returned) = self.nested(|| self.returned(node)) {
+            return self.zod_with(returned, io, depth + 1);
+        }
         let (receiver, method) = self.method_call(node)?;
         let arguments = self.arguments(node);
         let span = node.byte_range();
@@ -2348,16 +2352,23 @@ server.registerTool("b", { description: text_js_1.MISSING }, cb);
                 p: z4.string().regex(/^\d+[hdw]$/, "A period.").max(9),
             }) };
             const TWICE = { name: "twice", inputSchema: z4.object({ p: z4.string().regex(/a/).regex(/b/) }) };
+            // A schema a function returns.
+            function period(max = 9) { return z4.string().regex(/^\d+[hdw]$/, "A period.").max(max); }
+            const MADE = { name: "made", inputSchema: z4.object({ p: period() }) };
             // An empty JSON Schema, or an empty zod shape a helper converts: not read.
             const WHOAMI = { name: "whoami", inputSchema: {} };
         "#;
         let tools = tools(source);
         let names = names(&tools);
-        assert_eq!(names, ["search", "fetch", "open", "crawl", "period"]);
+        assert_eq!(
+            names,
+            ["search", "fetch", "open", "crawl", "period", "made"]
+        );
         assert_eq!(
             tools[4]["inputSchema"]["properties"]["p"],
             json!({"type": "string", "pattern": "^\\d+[hdw]$", "maxLength": 9})
         );
+        assert_eq!(tools[5]["inputSchema"], tools[4]["inputSchema"]);
         assert_eq!(
             tools[2]["inputSchema"],
             json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["url"],
