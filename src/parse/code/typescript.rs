@@ -707,15 +707,7 @@ impl<'t> Reader<'t> {
         let names = self.parameter_names(function);
         let arguments = self.arguments(call);
         let parameters = names.into_iter().zip(arguments).collect();
-        let index = {
-            let mut calls = self.calls.borrow_mut();
-            calls.push(Call {
-                module: function.module,
-                scope: function.node.byte_range(),
-                parameters,
-            });
-            calls.len() - 1
-        };
+        let index = self.call_frame(function, parameters);
         for &node in registrations.iter() {
             let alone = function.within(node);
             let given = At {
@@ -778,19 +770,22 @@ impl<'t> Reader<'t> {
                 .filter(|argument| !self.is_undefined(*argument));
             parameters.push((name, given.or(parameter.child_by_field_name("value"))?));
         }
-        let index = {
-            let mut calls = self.calls.borrow_mut();
-            calls.push(Call {
-                module: function.module,
-                scope: function.node.byte_range(),
-                parameters,
-            });
-            calls.len() - 1
-        };
+        let index = self.call_frame(function, parameters);
         Some(At {
             call: index,
             ..value
         })
+    }
+
+    /// A frame in which `function`'s parameters stand for the values given (`calls`' index).
+    fn call_frame(&self, function: At<'t>, parameters: Vec<(&'t str, At<'t>)>) -> usize {
+        let mut calls = self.calls.borrow_mut();
+        calls.push(Call {
+            module: function.module,
+            scope: function.node.byte_range(),
+            parameters,
+        });
+        calls.len() - 1
     }
 
     /// The tool literal a call of a function returns, read with the call's arguments
