@@ -1744,10 +1744,10 @@ fn block_items<'a>(lines: &[&'a str], start: usize) -> (Vec<Vec<&'a str>>, usize
     if indent == 0 {
         return (Vec::new(), index.saturating_sub(1));
     }
-    let mut items = vec![vec![&first[indent..]]];
+    let mut items = Vec::new();
+    let mut item = vec![&first[indent..]];
     index += 1;
     while let Some(line) = lines.get(index) {
-        let item = items.last_mut().expect("one item at least");
         if line.trim().is_empty() {
             item.push("");
         } else if line.starts_with(&" ".repeat(indent * 2)) {
@@ -1755,12 +1755,13 @@ fn block_items<'a>(lines: &[&'a str], start: usize) -> (Vec<Vec<&'a str>>, usize
         } else if line.starts_with(&" ".repeat(indent + 1)) {
             item.push(line.trim_start());
         } else if line.starts_with(&" ".repeat(indent)) {
-            items.push(vec![&line[indent..]]);
+            items.push(std::mem::replace(&mut item, vec![&line[indent..]]));
         } else {
             break;
         }
         index += 1;
     }
+    items.push(item);
     (items, index - 1)
 }
 
