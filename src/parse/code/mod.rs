@@ -11,7 +11,7 @@ mod python;
 mod typescript;
 mod value;
 
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 use tree_sitter::{Node as Ts, Parser, Tree};
 
@@ -98,9 +98,26 @@ pub fn parse(
     }
     match language {
         Language::TypeScript | Language::Tsx => typescript::tools(source, language, imports),
-        Language::Python => python::tools(source),
+        Language::Python => python::tools(source, imports),
         Language::Go => go::tools(source, imports),
     }
+}
+
+/// `path` without `.` and with each `..` taken back, so one file has one name.
+pub(super) fn normalized(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The segments of a JavaScript string read from source (`raw`: its literals, starting at
@@ -202,6 +219,16 @@ const SCOPES: &[&str] = &[
 ];
 
 fn syntax_tree(source: &str, language: Language) -> Option<Tree> {
+    syntax_tree_within(source, language, 0..source.len())
+}
+
+/// The tree of `source[within]` alone, its nodes at their offsets in `source`: a file read
+/// beside the linted one is appended to it, and a node's range tells which file it is in.
+fn syntax_tree_within(
+    source: &str,
+    language: Language,
+    within: std::ops::Range<usize>,
+) -> Option<Tree> {
     let grammar: tree_sitter::Language = match language {
         Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
@@ -210,10 +237,25 @@ fn syntax_tree(source: &str, language: Language) -> Option<Tree> {
     };
     let mut parser = Parser::new();
     parser.set_language(&grammar).ok()?;
+    if within != (0..source.len()) {
+        let point = |offset: usize| {
+            let before = source.get(..offset)?;
+            let row = before.matches('\n').count();
+            let column = offset - before.rfind('\n').map_or(0, |newline| newline + 1);
+            Some(tree_sitter::Point { row, column })
+        };
+        let range = tree_sitter::Range {
+            start_byte: within.start,
+            end_byte: within.end,
+            start_point: point(within.start)?,
+            end_point: point(within.end)?,
+        };
+        parser.set_included_ranges(&[range]).ok()?;
+    }
     // tree-sitter checks progress once per 100 parse operations. A file, even a minified
     // bundle, takes far fewer checks than this bound; some malformed input sends the TSX
     // grammar's error recovery into minutes, and is given up on instead.
-    let mut checks_left = MIN_PARSE_CHECKS + source.len() / 16;
+    let mut checks_left = MIN_PARSE_CHECKS + within.len() / 16;
     let mut progress = |_: &tree_sitter::ParseState| match checks_left.checked_sub(1) {
         Some(left) => {
             checks_left = left;

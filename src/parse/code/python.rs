@@ -6,7 +6,8 @@
 //!
 //! Values are read, never run: string literals (adjacent ones joined, f-strings whose fields
 //! name constants), numbers, `True`, `False`, `None`, dicts and lists of them, names bound once
-//! at module level, class attributes and enum members, `self.name` of tool classes, calls of
+//! at module level or imported from a file of the package (`modules`), class attributes and
+//! enum members, `self.name` of tool classes, calls of
 //! functions without parameters that return a value, and pydantic models.
 
 use std::cell::{Cell, RefCell};
@@ -15,8 +16,11 @@ use std::rc::Rc;
 
 use tree_sitter::Node as Ts;
 
+mod modules;
+
+use self::modules::{Links, Modules, Target};
 use super::value::{Member, Value};
-use super::{Language, each_node, gave_up, syntax_tree, tool_set};
+use super::{Imports, Language, each_node, gave_up, syntax_tree, tool_set};
 use crate::parse::{Node, ParseError, Span, StrStyle};
 
 /// How deep a value is followed (names through names, types in types) before giving up.
@@ -26,9 +30,10 @@ const MAX_DEPTH: usize = 64;
 /// names would otherwise be read again and again.
 const STEPS_PER_REGISTRATION: usize = 100_000;
 
-pub(super) fn tools(source: &str) -> Result<Node, ParseError> {
+pub(super) fn tools(source: &str, imports: Option<&Imports>) -> Result<Node, ParseError> {
     let tree = syntax_tree(source, Language::Python).ok_or_else(|| gave_up("Python"))?;
-    let reader = Reader::new(source, &tree);
+    let modules = modules::read(source, &tree, imports);
+    let reader = Reader::new(&modules, &tree);
     let mut tools = Vec::new();
     each_node(tree.root_node(), |node| {
         reader.budget.set(STEPS_PER_REGISTRATION);
@@ -39,15 +44,20 @@ pub(super) fn tools(source: &str) -> Result<Node, ParseError> {
             "call" => reader.tool_literal(node),
             _ => None,
         };
-        tools.extend(tool);
+        // What was read from another file is located where the linted file uses it.
+        tools.extend(tool.map(|tool| {
+            let span = tool.span();
+            tool.kept_within(source.len(), &span)
+        }));
     });
     Ok(tool_set(source, tools))
 }
 
 struct Reader<'t> {
+    /// The text of the linted file, then of each file read for the values it imports.
     source: &'t str,
-    /// Names assigned once at module level, and what they are assigned.
-    bindings: Bindings<'t>,
+    /// The files read: the linted one first.
+    modules: Vec<Module<'t>>,
     /// Whose `@tool` decorator the file's are.
     framework: Framework,
     /// The names each class binds, by the class's node id: read once per class.
@@ -63,6 +73,16 @@ struct Reader<'t> {
     budget: Cell<usize>,
 }
 
+/// A file read: where its text is in [`Reader::source`], and the names its top level binds.
+struct Module<'t> {
+    range: Span,
+    root: Ts<'t>,
+    /// Names assigned or defined once at the top level, and what they are assigned.
+    bindings: Bindings<'t>,
+    /// Names its imports bind.
+    links: &'t Links,
+}
+
 /// A call of a module function that returns a value: inside `body`, each parameter's name
 /// stands for its argument (or its default).
 struct Frame<'t> {
@@ -71,7 +91,8 @@ struct Frame<'t> {
 }
 
 impl<'t> Reader<'t> {
-    fn new(source: &'t str, tree: &'t tree_sitter::Tree) -> Self {
+    fn new(files: &'t Modules, tree: &'t tree_sitter::Tree) -> Self {
+        let source = files.text.as_str();
         let mut framework = Framework::Sdk;
         let root = tree.root_node();
         let mut cursor = root.walk();
@@ -89,10 +110,20 @@ impl<'t> Reader<'t> {
                 }
             }
         }
-        let bindings = scope_bindings(source, root);
+        let roots = std::iter::once(root).chain(files.trees.iter().map(|tree| tree.root_node()));
+        let modules = roots
+            .zip(&files.ranges)
+            .zip(&files.links)
+            .map(|((root, range), links)| Module {
+                range: range.clone(),
+                root,
+                bindings: scope_bindings(source, root),
+                links,
+            })
+            .collect();
         Reader {
             source,
-            bindings,
+            modules,
             framework,
             classes: RefCell::new(HashMap::new()),
             functions: RefCell::new(HashMap::new()),
@@ -107,7 +138,61 @@ impl<'t> Reader<'t> {
     fn named(&self, at: Ts<'t>, name: &str) -> Option<Ts<'t>> {
         match self.local(at, name) {
             Some(bound) => bound,
-            None => *self.bindings.get(name)?,
+            None => self.module_name(self.module_of(at), name, 0),
+        }
+    }
+
+    /// The file a node is in (an index of `modules`).
+    fn module_of(&self, node: Ts<'t>) -> usize {
+        let start = node.start_byte();
+        self.modules
+            .partition_point(|module| module.range.start <= start)
+            .saturating_sub(1)
+    }
+
+    /// What the top level of the file `module` binds `name` to: an assignment or definition,
+    /// or what it imports under that name (a name of another file read, or that file itself).
+    fn module_name(&self, module: usize, name: &str, depth: usize) -> Option<Ts<'t>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let module = self.modules.get(module)?;
+        match (module.bindings.get(name), module.links.names.get(name)) {
+            (Some(bound), None) => *bound,
+            (None, Some(Target::Module(file))) => Some(self.modules.get(*file)?.root),
+            (
+                None,
+                Some(Target::Name {
+                    module: from,
+                    name: imported,
+                    submodule,
+                }),
+            ) => from
+                .and_then(|from| self.module_name(from, imported, depth + 1))
+                .or_else(|| Some(self.modules.get((*submodule)?)?.root)),
+            // `from .text import *` brings in the names not marked private.
+            (None, None) if !name.starts_with('_') => module
+                .links
+                .stars
+                .iter()
+                .find_map(|star| self.module_name(*star, name, depth + 1)),
+            // Assigned and imported: bound twice.
+            _ => None,
+        }
+    }
+
+    /// Whether the top level of the file `at` is in binds `name`.
+    fn module_binds(&self, at: Ts<'t>, name: &str) -> bool {
+        let module = &self.modules[self.module_of(at)];
+        module.bindings.contains_key(name) || module.links.names.contains_key(name)
+    }
+
+    /// What the class or module `owner` binds `name` to.
+    fn member_of(&self, owner: Ts<'t>, name: &str, depth: usize) -> Option<Ts<'t>> {
+        match owner.kind() {
+            "class_definition" => self.class_scope(owner).get(name).copied()?,
+            "module" => self.module_name(self.module_of(owner), name, depth),
+            _ => None,
         }
     }
 
@@ -175,15 +260,12 @@ impl<'t> Reader<'t> {
                         node = self.instance_attribute(class, attribute, &[], depth + 1)?;
                         continue;
                     }
-                    let class = self.resolve(object, depth + 1)?;
-                    if class.kind() != "class_definition" {
-                        return None;
-                    }
-                    node = self.class_scope(class).get(attribute).copied()??;
+                    let owner = self.resolve(object, depth + 1)?;
+                    node = self.member_of(owner, attribute, depth + 1)?;
                 }
                 // `_paper_id_property()`, `writes(destructive=True)`: a function that returns a
                 // value.
-                "call" => match self.returned(node) {
+                "call" => match self.returned(node, depth + 1) {
                     Some(returned) => node = returned,
                     None => return Some(node),
                 },
@@ -310,12 +392,12 @@ impl<'t> Reader<'t> {
 
     /// What a call of a module's function returns, when its body (after its docstring) is one
     /// `return`: its parameters bound to the call's arguments, or their defaults.
-    fn returned(&self, call: Ts<'t>) -> Option<Ts<'t>> {
+    fn returned(&self, call: Ts<'t>, depth: usize) -> Option<Ts<'t>> {
         let callee = call.child_by_field_name("function")?;
-        if callee.kind() != "identifier" {
+        if !matches!(callee.kind(), "identifier" | "attribute") {
             return None;
         }
-        let function = (*self.bindings.get(self.text(callee))?)?;
+        let function = self.resolve(callee, depth)?;
         if function.kind() != "function_definition" {
             return None;
         }
@@ -490,6 +572,7 @@ impl<'t> Reader<'t> {
             "idempotentHint",
             "openWorldHint",
         ];
+        let used = node;
         let node = self.resolve(node, 0)?;
         let given: Vec<(String, Span, Value)> = match node.kind() {
             "call"
@@ -525,14 +608,28 @@ impl<'t> Reader<'t> {
         if given.iter().any(|(key, ..)| !HINTS.contains(&key.as_str())) {
             return None;
         }
-        Some(Value::Object(members, node.byte_range()))
+        Some(self.located(used, node, Value::Object(members, node.byte_range())))
     }
 
     /// A value written as a Python literal: strings, numbers, `True`/`False`/`None`, and dicts
     /// (string keys), lists and tuples of them.
     fn literal(&self, node: Ts<'t>, depth: usize) -> Option<Value> {
         self.spend()?;
-        let node = self.resolve(node, depth)?;
+        let resolved = self.resolve(node, depth)?;
+        let value = self.resolved_literal(resolved, depth)?;
+        Some(self.located(node, resolved, value))
+    }
+
+    /// `value`, read at `read` for the expression `used`: located at `used` when `read` is in
+    /// another file (the finding goes where the linted file brings the value in).
+    fn located(&self, used: Ts<'t>, read: Ts<'t>, value: Value) -> Value {
+        match self.module_of(read) == self.module_of(used) {
+            true => value,
+            false => value.moved_to(&used.byte_range()),
+        }
+    }
+
+    fn resolved_literal(&self, node: Ts<'t>, depth: usize) -> Option<Value> {
         let span = node.byte_range();
         match node.kind() {
             "string" | "concatenated_string" => self.string(node, depth),
@@ -643,7 +740,7 @@ impl<'t> Reader<'t> {
                 // Unless the file binds the name to something else.
                 let name = self.text(callee);
                 let builtin =
-                    self.local(callee, name).is_none() && !self.bindings.contains_key(name);
+                    self.local(callee, name).is_none() && !self.module_binds(callee, name);
                 builtin.then_some(())?;
                 match self.literal(argument, depth + 1)? {
                     Value::Array(items, _) => Some(Value::Array(items, span)),
@@ -700,11 +797,8 @@ impl<'t> Reader<'t> {
             if part == "value" {
                 continue;
             }
-            let class = self.resolve(node, depth)?;
-            if class.kind() != "class_definition" {
-                return None;
-            }
-            node = self.class_scope(class).get(part).copied()??;
+            let owner = self.resolve(node, depth)?;
+            node = self.member_of(owner, part, depth)?;
         }
         match self.literal(node, depth)? {
             Value::Str { value, .. } => Some(value),
@@ -2769,6 +2863,134 @@ def create_server(read_only: bool, title: str):
             ")".repeat(20_000)
         );
         assert_eq!(names(&tools(&deep)), ["deep"]);
+    }
+
+    /// What `main` (at `path`) parses into, the files it may import being `files`.
+    fn parsed_beside(main: &str, path: &str, files: &[(&str, &str)]) -> crate::parse::Node {
+        let read = |wanted: &std::path::Path| -> Option<String> {
+            let wanted = wanted.to_str()?;
+            let (_, text) = files.iter().find(|(name, _)| *name == wanted)?;
+            Some(text.to_string())
+        };
+        let imports = super::super::Imports {
+            path: std::path::Path::new(path),
+            read: &read,
+            list: &|_| Vec::new(),
+        };
+        parse(main, Language::Python, Some(&imports)).unwrap()
+    }
+
+    fn tools_beside(main: &str, path: &str, files: &[(&str, &str)]) -> Json {
+        parsed_beside(main, path, files).to_json()["tools"].clone()
+    }
+
+    #[test]
+    fn values_imported_from_the_package_are_read_where_they_are_used() {
+        let main = r#"from mcp.server.fastmcp import FastMCP
+from .text import DESCRIPTION, LIMIT as MAX
+from . import schemas
+from server.helpers import read_only
+import server.text as text
+from .everything import *
+
+mcp = FastMCP("s")
+
+@mcp.tool(description=DESCRIPTION, annotations=read_only())
+def search(q: str = Field(description=schemas.QUERY), n: int = Field(default=MAX, le=MAX)) -> str:
+    return q
+
+@mcp.tool(title=text.TITLE, description=SHARED)
+def fetch(url: str) -> str:
+    return url
+
+@mcp.tool(description=_PRIVATE)
+def hidden() -> str:
+    return ""
+
+@mcp.tool(description=MISSING)
+def missing() -> str:
+    return ""
+"#;
+        let files = [
+            ("server/__init__.py", ""),
+            (
+                "server/text.py",
+                "DESCRIPTION = \"Searches \" + NOUN\nNOUN = \"docs.\"\nLIMIT = 50\nTITLE = \"Fetch\"\n",
+            ),
+            (
+                "server/schemas.py",
+                "from .text import NOUN\nQUERY = f\"Words to find in {NOUN}\"\n",
+            ),
+            (
+                "server/helpers.py",
+                "def read_only():\n    return {\"readOnlyHint\": True}\n",
+            ),
+            (
+                "server/everything.py",
+                "from .text import *\nSHARED = TITLE + \"es a page.\"\n_PRIVATE = \"Hidden.\"\n",
+            ),
+        ];
+        let root = parsed_beside(main, "server/tools.py", &files);
+        let read = root.to_json()["tools"].clone();
+        assert_eq!(names(&read), ["search", "fetch"]);
+        assert_eq!(read[0]["description"], "Searches docs.");
+        assert_eq!(read[0]["annotations"], json!({ "readOnlyHint": true }));
+        let properties = &read[0]["inputSchema"]["properties"];
+        assert_eq!(properties["q"]["description"], "Words to find in docs.");
+        assert_eq!(properties["n"]["default"], 50);
+        assert_eq!(properties["n"]["maximum"], 50);
+        assert_eq!(read[1]["title"], "Fetch");
+        assert_eq!(read[1]["description"], "Fetches a page.");
+        // Each string read from another file points at the name that brings it in.
+        for (pointer, name) in [
+            ("/tools/0/description", "DESCRIPTION"),
+            (
+                "/tools/0/inputSchema/properties/q/description",
+                "schemas.QUERY",
+            ),
+            ("/tools/0/inputSchema/properties/n/default", "MAX"),
+            ("/tools/0/annotations/readOnlyHint", "read_only()"),
+            ("/tools/1/title", "text.TITLE"),
+            ("/tools/1/description", "SHARED"),
+        ] {
+            assert_eq!(
+                &main[root.at_pointer(pointer).unwrap().span()],
+                name,
+                "{pointer}"
+            );
+        }
+        // Without a way to read imports, those tools are left out, not guessed.
+        assert_eq!(tools_beside(main, "server/tools.py", &[]), json!([]));
+        assert_eq!(tools(main), json!([]));
+    }
+
+    #[test]
+    fn imports_that_loop_or_name_nothing_read_leave_the_tool_out() {
+        let main = "from .a import X\nfrom pkg.absent import Y\nimport os\n\n\
+                    @mcp.tool(description=X)\ndef a() -> str:\n    return ''\n\n\
+                    @mcp.tool(description=Y)\ndef b() -> str:\n    return ''\n\n\
+                    @mcp.tool(description=os.sep)\ndef c() -> str:\n    return ''\n";
+        let files = [
+            ("pkg/__init__.py", ""),
+            ("pkg/a.py", "from .b import X\n"),
+            ("pkg/b.py", "from .a import X\n"),
+        ];
+        assert_eq!(tools_beside(main, "pkg/main.py", &files), json!([]));
+        // More files than are read: the chain is cut, the tool left out.
+        let mut chain: Vec<(String, String)> = (0..40)
+            .map(|i| (format!("m{i}.py"), format!("from .m{} import X\n", i + 1)))
+            .collect();
+        chain.push(("m40.py".to_string(), "X = 'Deep.'\n".to_string()));
+        let files: Vec<(&str, &str)> = chain
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        let main =
+            "from .m0 import X\n\n@mcp.tool(description=X)\ndef a() -> str:\n    return ''\n";
+        assert_eq!(tools_beside(main, "main.py", &files), json!([]));
+        let main = main.replace("m0", "m30");
+        let tools = tools_beside(&main, "main.py", &files);
+        assert_eq!(tools[0]["description"], "Deep.");
     }
 
     #[test]

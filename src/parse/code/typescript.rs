@@ -7,12 +7,12 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use tree_sitter::{Node as Ts, Tree};
 
 use super::value::{Member, Value};
-use super::{Imports, Language, each_node, gave_up, syntax_tree, tool_set};
+use super::{Imports, Language, each_node, gave_up, normalized, syntax_tree, tool_set};
 use crate::parse::{Node, ParseError, Span, StrStyle};
 
 mod typebox;
@@ -202,23 +202,6 @@ fn candidates(path: &Path) -> Vec<PathBuf> {
             .map(|extension| path.with_extension(extension)),
     );
     found
-}
-
-/// `path` without `.` and with each `..` taken back, so one file has one name.
-fn normalized(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir
-                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
-            {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Whether a schema is read for what a client sends (`inputSchema`) or what the tool returns

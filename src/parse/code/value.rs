@@ -58,6 +58,65 @@ impl Value {
         }
     }
 
+    /// This value with every range of it mapped to `span`: a value read from another file,
+    /// located where the linted one brings it in.
+    pub fn moved_to(self, span: &Span) -> Value {
+        match self {
+            Value::Str { value, .. } => Value::made(&value, span.clone()),
+            Value::Bool(b, _) => Value::Bool(b, span.clone()),
+            Value::Number(n, _) => Value::Number(n, span.clone()),
+            Value::Null(_) => Value::Null(span.clone()),
+            Value::Array(items, _) => Value::Array(
+                items.into_iter().map(|item| item.moved_to(span)).collect(),
+                span.clone(),
+            ),
+            Value::Object(members, _) => Value::Object(
+                members
+                    .into_iter()
+                    .map(|member| Member {
+                        key: member.key,
+                        key_span: span.clone(),
+                        value: member.value.moved_to(span),
+                    })
+                    .collect(),
+                span.clone(),
+            ),
+        }
+    }
+
+    /// This value with what lies past byte `limit` (read from another file) mapped to the
+    /// nearest range around it that does not: the linted file is `0..limit`.
+    pub fn kept_within(self, limit: usize, around: &Span) -> Value {
+        let span = self.span();
+        if span.end > limit {
+            return self.moved_to(around);
+        }
+        match self {
+            Value::Array(items, span) => Value::Array(
+                items
+                    .into_iter()
+                    .map(|item| item.kept_within(limit, &span))
+                    .collect(),
+                span,
+            ),
+            Value::Object(members, span) => Value::Object(
+                members
+                    .into_iter()
+                    .map(|member| Member {
+                        key: member.key,
+                        key_span: match member.key_span.end > limit {
+                            true => span.clone(),
+                            false => member.key_span,
+                        },
+                        value: member.value.kept_within(limit, &span),
+                    })
+                    .collect(),
+                span,
+            ),
+            value => value,
+        }
+    }
+
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::Str { value, .. } => Some(value),
