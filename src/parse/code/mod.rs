@@ -67,9 +67,9 @@ const JS_REGISTRATION_WORDS: &[&str] = &[
     "Type.Object(",
 ];
 
-/// The decorator `@mcp.tool` (with or without arguments) and the low-level server's
-/// `types.Tool(…)`.
-const PY_REGISTRATION_WORDS: &[&str] = &[".tool", "Tool("];
+/// The decorator `@mcp.tool` (with or without arguments), `mcp.add_tool(fn)` and the
+/// low-level server's `types.Tool(…)`.
+const PY_REGISTRATION_WORDS: &[&str] = &[".tool", ".add_tool(", "Tool("];
 
 /// The official SDK's `mcp.Tool{…}` literal (`&mcp.Tool{` too) and mcp-go's `mcp.NewTool(…)`.
 const GO_REGISTRATION_WORDS: &[&str] = &["Tool{", "NewTool("];

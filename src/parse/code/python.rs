@@ -41,7 +41,9 @@ pub(super) fn tools(source: &str, imports: Option<&Imports>) -> Result<Node, Par
         reader.frames.take();
         let tool = match node.kind() {
             "decorated_definition" => reader.decorated_tool(node),
-            "call" => reader.tool_literal(node),
+            "call" => reader
+                .tool_literal(node)
+                .or_else(|| reader.added_tool(node)),
             _ => None,
         };
         // What was read from another file is located where the linted file uses it.
@@ -821,10 +823,67 @@ impl<'t> Reader<'t> {
             .filter(|child| child.kind() == "decorator")
             .filter_map(|decorator| decorator.named_child(0))
             .find(|expression| is_tool_decorator(self, *expression))?;
-        let (positional, keywords) = match decorator.kind() {
+        let arguments = match decorator.kind() {
             "call" => self.arguments(decorator),
             _ => Default::default(),
         };
+        self.function_tool(function, arguments, decorated.byte_range())
+    }
+
+    /// A function added as a tool: `server.add_tool(fn, name=…, description=…)` (the official
+    /// SDK's FastMCP), `server.add_tool(Tool.from_function(fn, …))` (FastMCP the standalone
+    /// package) or `server.tool(…)(fn)`, the function this file's or one it imports. What is read
+    /// from another file is located at `fn`.
+    fn added_tool(&self, call: Ts<'t>) -> Option<Value> {
+        let callee = call.child_by_field_name("function")?;
+        let (mut positional, keywords) = self.arguments(call);
+        let (function, arguments) = match callee.kind() {
+            "attribute" if self.last_name(callee) == Some("add_tool") => {
+                if positional.is_empty() {
+                    return None;
+                }
+                let first = positional.remove(0);
+                let made = self.resolve(first, 0)?;
+                let from_function = made.kind() == "call"
+                    && self.last_name(made.child_by_field_name("function")?)
+                        == Some("from_function");
+                if from_function {
+                    let (mut given, named) = self.arguments(made);
+                    if !positional.is_empty() || !keywords.is_empty() || given.len() != 1 {
+                        return None;
+                    }
+                    (given.remove(0), (Vec::new(), named))
+                } else {
+                    (first, (positional, keywords))
+                }
+            }
+            "call" if is_tool_decorator(self, callee) => {
+                let [function] = positional[..] else {
+                    return None;
+                };
+                if !keywords.is_empty() {
+                    return None;
+                }
+                (function, self.arguments(callee))
+            }
+            _ => return None,
+        };
+        let definition = self.resolve(function, 0)?;
+        if definition.kind() != "function_definition" {
+            return None;
+        }
+        let tool = self.function_tool(definition, arguments, call.byte_range())?;
+        Some(tool.kept_within(self.modules[0].range.end, &function.byte_range()))
+    }
+
+    /// The tool the framework makes of `function`, given the arguments of `tool(name=None,
+    /// title=None, description=None, annotations=None, …)`.
+    fn function_tool(
+        &self,
+        function: Ts<'t>,
+        (positional, keywords): (Vec<Ts<'t>>, HashMap<&'t str, Ts<'t>>),
+        span: Span,
+    ) -> Option<Value> {
         let fastmcp = self.framework == Framework::FastMcp;
         // Arguments that change the tool in ways not read (`exclude_args`, `output_schema`, …).
         let known: &[&str] = match self.framework {
@@ -937,7 +996,7 @@ impl<'t> Reader<'t> {
                 self.annotations(annotations)?,
             ));
         }
-        Some(Value::Object(members, decorated.byte_range()))
+        Some(Value::Object(members, span))
     }
 
     /// The docstring of a function as `__doc__` holds it (`Some(None)`: it has none; `None`: it
@@ -2962,6 +3021,79 @@ def missing() -> str:
         // Without a way to read imports, those tools are left out, not guessed.
         assert_eq!(tools_beside(main, "server/tools.py", &[]), json!([]));
         assert_eq!(tools(main), json!([]));
+    }
+
+    #[test]
+    fn functions_added_as_tools_are_the_tools_the_decorator_makes() {
+        let function = r#"
+def search(q: Annotated[str, Field(description="Words to find.")], limit: int = 10) -> str:
+    """Searches the docs."""
+    return q
+"#;
+        let decorated = format!(
+            "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('s')\n\n\
+             @mcp.tool(name='find', title='Find', annotations={{'readOnlyHint': True}})\n{}",
+            function.trim_start()
+        );
+        let expected = tools(&decorated);
+        assert_eq!(names(&expected), ["find"]);
+        for registration in [
+            "mcp.add_tool(search, name='find', title='Find', annotations={'readOnlyHint': True})",
+            "mcp.add_tool(search, 'find', 'Find', None, {'readOnlyHint': True})",
+            "mcp.tool(name='find', title='Find', annotations={'readOnlyHint': True})(search)",
+        ] {
+            let source = format!(
+                "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('s')\n{function}\n{registration}\n"
+            );
+            assert_same(&tools(&source), &expected);
+        }
+        // FastMCP the standalone package: `Tool.from_function`.
+        let standalone = |registration: &str| {
+            tools(&format!(
+                "from fastmcp import FastMCP\nfrom fastmcp.tools import Tool\nmcp = FastMCP('s')\n\
+                 {function}\n{registration}\n"
+            ))
+        };
+        let decorated = standalone("").as_array().unwrap().is_empty();
+        assert!(decorated);
+        let added = standalone("mcp.add_tool(Tool.from_function(search, name='find'))");
+        let expected = tools(&format!(
+            "from fastmcp import FastMCP\nmcp = FastMCP('s')\n\n@mcp.tool(name='find')\n{}",
+            function.trim_start()
+        ));
+        assert_same(&added, &expected);
+        // Near misses: arguments not read, a method, a lambda, a function not found.
+        for registration in [
+            "mcp.add_tool(Tool.from_function(search, name='find'), name='x')",
+            "mcp.add_tool(Tool.from_function(search, exclude_args=['limit']))",
+            "mcp.add_tool(search, output_schema={})",
+            "mcp.add_tool(self.search)",
+            "mcp.add_tool(lambda q: q)",
+            "mcp.add_tool(missing)",
+            "mcp.add_tool()",
+            "mcp.tool(name='find')(search, 1)",
+        ] {
+            assert_eq!(standalone(registration), json!([]), "{registration}");
+        }
+    }
+
+    #[test]
+    fn a_function_imported_and_added_is_located_at_its_name() {
+        let main = "from mcp.server.fastmcp import FastMCP\nfrom .tools import search\n\
+                    mcp = FastMCP('s')\nmcp.add_tool(search, description='Finds pages.')\n";
+        let files = [(
+            "srv/tools.py",
+            "def search(q: str) -> str:\n    \"\"\"Unused.\"\"\"\n    return q\n",
+        )];
+        let root = parsed_beside(main, "srv/server.py", &files);
+        let read = root.to_json()["tools"].clone();
+        assert_eq!(read[0]["name"], "search");
+        assert_eq!(read[0]["description"], "Finds pages.");
+        assert_eq!(read[0]["inputSchema"]["required"], json!(["q"]));
+        let at = |pointer: &str| &main[root.at_pointer(pointer).unwrap().span()];
+        assert_eq!(at("/tools/0/name"), "search");
+        assert_eq!(at("/tools/0/description"), "'Finds pages.'");
+        assert_eq!(at("/tools/0/inputSchema/properties/q/type"), "search");
     }
 
     #[test]

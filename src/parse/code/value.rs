@@ -84,18 +84,17 @@ impl Value {
         }
     }
 
-    /// This value with what lies past byte `limit` (read from another file) mapped to the
-    /// nearest range around it that does not: the linted file is `0..limit`.
+    /// This value with what lies past byte `limit` (read from another file) mapped to
+    /// `around`: the linted file is `0..limit`.
     pub fn kept_within(self, limit: usize, around: &Span) -> Value {
-        let span = self.span();
-        if span.end > limit {
+        if self.span().end > limit {
             return self.moved_to(around);
         }
         match self {
             Value::Array(items, span) => Value::Array(
                 items
                     .into_iter()
-                    .map(|item| item.kept_within(limit, &span))
+                    .map(|item| item.kept_within(limit, around))
                     .collect(),
                 span,
             ),
@@ -105,10 +104,10 @@ impl Value {
                     .map(|member| Member {
                         key: member.key,
                         key_span: match member.key_span.end > limit {
-                            true => span.clone(),
+                            true => around.clone(),
                             false => member.key_span,
                         },
-                        value: member.value.kept_within(limit, &span),
+                        value: member.value.kept_within(limit, around),
                     })
                     .collect(),
                 span,
