@@ -667,6 +667,10 @@ impl<'t> Reader<'t> {
     fn is_undefined(&self, node: At<'t>) -> bool {
         match node.kind() {
             "undefined" => true,
+            // A helper's parameter its call gives no argument and that has no default.
+            "required_parameter" | "optional_parameter" => {
+                node.child_by_field_name("value").is_none()
+            }
             "identifier" => self.text(node) == "undefined",
             "member_expression" => matches!(self.property(node), Some(None)),
             _ => false,
@@ -688,8 +692,20 @@ impl<'t> Reader<'t> {
             return tools;
         }
         let names = self.parameter_names(function);
-        let arguments = self.arguments(call);
-        let parameters = names.into_iter().zip(arguments).collect();
+        let mut arguments = self.arguments(call).into_iter();
+        let declared = self.parameters(function).unwrap_or_default();
+        // A parameter given no argument is its default, else `undefined`: its declaration
+        // stands for that (`toolName || "web_search_exa"`).
+        let parameters = names
+            .into_iter()
+            .zip(declared)
+            .map(|(name, parameter)| {
+                let given = arguments.next();
+                let value = given
+                    .unwrap_or_else(|| parameter.child_by_field_name("value").unwrap_or(parameter));
+                (name, value)
+            })
+            .collect();
         let index = self.call_frame(function, parameters);
         for &node in registrations.iter() {
             let alone = function.within(node);
@@ -1286,6 +1302,9 @@ impl<'t> Reader<'t> {
                 if node.kind() == "template_string" {
                     return self.template(node, depth);
                 }
+                if let Some(value) = self.alternative(node, depth) {
+                    return value;
+                }
                 if node.kind() != "binary_expression"
                     || node
                         .child_by_field_name("operator")
@@ -1324,6 +1343,33 @@ impl<'t> Reader<'t> {
             }
             _ => None,
         }
+    }
+
+    /// `a || b` and `a ?? b` of strings: `b` when `a` is `undefined` (or, for `||`, `""`), else
+    /// `a`. `None` for another expression.
+    fn alternative(&self, node: At<'t>, depth: usize) -> Option<Option<Value>> {
+        let operator = self.text(node.child_by_field_name("operator")?);
+        if !matches!(operator, "||" | "??") {
+            return None;
+        }
+        let (left, right) = (
+            node.child_by_field_name("left")?,
+            node.child_by_field_name("right")?,
+        );
+        let undefined = self.is_undefined(left)
+            || self
+                .resolve(left)
+                .is_some_and(|left| self.is_undefined(left));
+        if undefined {
+            return Some(self.string(right, depth + 1));
+        }
+        let Some(value) = self.string(left, depth + 1) else {
+            return Some(None);
+        };
+        Some(match operator == "||" && value.as_str() == Some("") {
+            true => self.string(right, depth + 1),
+            false => Some(value),
+        })
     }
 
     /// A template with substitutions whose values are strings or integers read statically
@@ -2538,6 +2584,41 @@ s.registerTool('d', { inputSchema: z.object({ ...Options.pick({ body: true }).sh
         assert_eq!(tools[3].get("title"), None);
         let properties = tools[3]["inputSchema"]["properties"].as_object().unwrap();
         assert_eq!(properties.keys().collect::<Vec<_>>(), ["n", "caller"]);
+    }
+
+    #[test]
+    fn a_helper_parameter_given_no_argument_is_its_default_or_undefined() {
+        let source = r#"
+            function registerSearch(server, config, toolName, title = "Search") {
+                server.tool(toolName || "web_search_exa", "Searches the web.", {}, cb);
+                server.registerTool(toolName ?? "web_fetch_exa", { title, description: "Fetches." }, cb);
+            }
+            registerSearch(server, config);
+            registerSearch(server, config, "custom_search", "Custom");
+            registerSearch(server, config, "");
+            function registerOther(server, name) {
+                server.registerTool(name || fallback, { description: "Other." }, cb);
+                server.registerTool(name && "never", { description: "Other." }, cb);
+            }
+            registerOther(server);
+        "#;
+        let tools = tools(source);
+        assert_eq!(
+            names(&tools),
+            [
+                "web_search_exa",
+                "web_fetch_exa",
+                "custom_search",
+                "custom_search",
+                "web_search_exa",
+                "",
+            ]
+        );
+        assert_eq!(tools[1]["title"], "Search");
+        assert_eq!(tools[3]["title"], "Custom");
+        // `""` is falsy for `||` and kept by `??`; a fallback not read, or `&&`, leaves the tool
+        // out.
+        assert_eq!(tools[5]["title"], "Search");
     }
 
     #[test]
