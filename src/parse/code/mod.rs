@@ -54,12 +54,14 @@ impl Language {
 }
 
 /// The words of the registrations read: the calls `server.registerTool(…)`, `server.tool(…)`
-/// and FastMCP's `server.addTool(…)`, the `inputSchema` key of a tool written as
-/// `tools/list` returns it (`input_schema` as the Messages API takes it), and the
+/// and FastMCP's `server.addTool(…)`, a helper's call named as such (`registerSearchTool(…)`,
+/// `auditTool(…)`, in a file that imports the helper), the `inputSchema` key of a tool
+/// written as `tools/list` returns it (`input_schema` as the Messages API takes it), and the
 /// `promptSnippet` or TypeBox schema of a harness tool defined without `registerTool`.
 const JS_REGISTRATION_WORDS: &[&str] = &[
     "registerTool",
     ".tool(",
+    "Tool(",
     "addTool",
     "inputSchema",
     "input_schema",

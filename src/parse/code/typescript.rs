@@ -2622,6 +2622,18 @@ s.registerTool('d', { inputSchema: z.object({ ...Options.pick({ body: true }).sh
     }
 
     #[test]
+    fn a_file_that_only_calls_an_imported_helper_is_read() {
+        let main = "import { registerSearchTool } from \"./tools/search.js\";\n\
+                    export function init(server, config) {\n\
+                    \x20 if (enabled(\"search\")) registerSearchTool(server, config);\n}\n";
+        let helper = "export function registerSearchTool(server: S, config?: C, name?: string) {\n\
+                      \x20 server.tool(name || \"search\", \"Searches.\", { q: z.string() }, cb);\n}\n";
+        let tools = tools_beside(main, "src/index.ts", &[("src/tools/search.ts", helper)]);
+        assert_eq!(names(&tools), ["search"]);
+        assert_eq!(tools[0]["description"], "Searches.");
+    }
+
+    #[test]
     fn a_parse_that_takes_too_long_is_given_up_on() {
         // A fuzzer's input on which the TSX grammar's error recovery ran for minutes.
         let slow = include_str!("../../../fixtures/sources/slow-recovery.tsx");
