@@ -239,6 +239,34 @@ impl Zod {
     }
 }
 
+/// The methods that change an array or object in place.
+const MUTATORS: &[&str] = &[
+    "push",
+    "pop",
+    "shift",
+    "unshift",
+    "splice",
+    "sort",
+    "reverse",
+    "fill",
+    "copyWithin",
+    "set",
+    "delete",
+    "add",
+    "clear",
+];
+
+/// The name whose value an assignment to `target` changes: `x` of `x = …`, `x.key = …` and
+/// `x[i] = …`, but not CommonJS's `exports.X = …` and `module.exports = …`, which declare.
+fn assigned_name<'t>(source: &'t str, target: Ts<'t>) -> Option<&'t str> {
+    let mut target = target;
+    while matches!(target.kind(), "member_expression" | "subscript_expression") {
+        target = target.child_by_field_name("object")?;
+    }
+    let name = &source[target.byte_range()];
+    (target.kind() == "identifier" && name != "exports" && name != "module").then_some(name)
+}
+
 /// A node of one of the files read: the linted file (module 0) or a file it imports values
 /// from. `origin`: for a node of an imported file, where the linted file brings its value in
 /// (the imported name's use), which every span read from there maps to: the finding goes where
@@ -367,11 +395,45 @@ impl<'t> Module<'t> {
                     ) else {
                         return;
                     };
+                    // `categories = load()` after `let categories = []`, or `config.x = …`:
+                    // known at run time.
+                    if let Some(name) = assigned_name(source, left) {
+                        bindings.insert(name, None);
+                        return;
+                    }
                     for (name, value) in commonjs_exports(source, left, right) {
                         bindings
                             .entry(name)
                             .and_modify(|bound| *bound = None)
                             .or_insert(Some(value));
+                    }
+                    return;
+                }
+                "augmented_assignment_expression" | "update_expression" => {
+                    let target = node
+                        .child_by_field_name("left")
+                        .or_else(|| node.child_by_field_name("argument"));
+                    if let Some(name) = target.and_then(|target| assigned_name(source, target)) {
+                        bindings.insert(name, None);
+                    }
+                    return;
+                }
+                // `categories.push(…)`: an array changed at run time.
+                "call_expression" => {
+                    let object = node
+                        .child_by_field_name("function")
+                        .filter(|callee| callee.kind() == "member_expression")
+                        .filter(|callee| {
+                            callee
+                                .child_by_field_name("property")
+                                .is_some_and(|method| {
+                                    MUTATORS.contains(&&source[method.byte_range()])
+                                })
+                        })
+                        .and_then(|callee| callee.child_by_field_name("object"))
+                        .filter(|object| object.kind() == "identifier");
+                    if let Some(object) = object {
+                        bindings.insert(&source[object.byte_range()], None);
                     }
                     return;
                 }
@@ -2619,6 +2681,28 @@ s.registerTool('d', { inputSchema: z.object({ ...Options.pick({ body: true }).sh
         // `""` is falsy for `||` and kept by `??`; a fallback not read, or `&&`, leaves the tool
         // out.
         assert_eq!(tools[5]["title"], "Search");
+    }
+
+    #[test]
+    fn a_name_assigned_again_is_known_at_run_time_only() {
+        let source = r#"
+            let categories = [];
+            let count = 1;
+            let label = "Searches.";
+            function registerCategoryTool(server, categories) {
+                server.tool("by_category", `One of: ${categories.join(", ")}`, {}, cb);
+            }
+            registerCategoryTool(server, categories);
+            server.tool("counted", `Up to ${count}`, {}, cb);
+            server.tool("labelled", label, {}, cb);
+            async function main() { categories = await load(); count++; label += "!"; }
+            const extra = { description: "Extra." };
+            const kinds = ["a"];
+            server.registerTool("extra", extra, cb);
+            server.tool("kinds", kinds.join(", "), {}, cb);
+            if (beta) { extra.description = "Beta."; kinds.push("b"); }
+        "#;
+        assert_eq!(tools(source), json!([]));
     }
 
     #[test]
