@@ -119,7 +119,7 @@ impl<'t> Reader<'t> {
             .map(|((root, range), links)| Module {
                 range: range.clone(),
                 root,
-                bindings: scope_bindings(source, root),
+                bindings: module_bindings(source, root),
                 links,
             })
             .collect();
@@ -2042,6 +2042,72 @@ fn made(text: &str, span: &Span) -> Value {
     Value::made(text, span.clone())
 }
 
+/// The names a module binds at its top level, as [`scope_bindings`]; a name the file changes
+/// anywhere (`NAME += …`, `NAME[k] = …`, `NAME.key = …`, `NAME.append(…)`, `global NAME` in a
+/// function) is bound to nothing: its value is known at run time only.
+fn module_bindings<'t>(source: &'t str, module: Ts<'t>) -> Bindings<'t> {
+    const MUTATORS: &[&str] = &[
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "pop",
+        "popitem",
+        "clear",
+        "update",
+        "setdefault",
+        "add",
+        "discard",
+        "sort",
+        "reverse",
+    ];
+    let mut bindings = scope_bindings(source, module);
+    // The name an assignment to `target` changes: `x` of `x[k]`, `x.key`, `x.a.b`.
+    let base = |mut target: Ts<'t>| {
+        while let Some(object) = match target.kind() {
+            "subscript" => target.child_by_field_name("value"),
+            "attribute" => target.child_by_field_name("object"),
+            _ => None,
+        } {
+            target = object;
+        }
+        (target.kind() == "identifier").then(|| &source[target.byte_range()])
+    };
+    let mut changed = Vec::new();
+    each_node(module, |node| match node.kind() {
+        "augmented_assignment" => changed.extend(node.child_by_field_name("left").and_then(base)),
+        "assignment" => changed.extend(
+            node.child_by_field_name("left")
+                .filter(|left| matches!(left.kind(), "subscript" | "attribute"))
+                .and_then(base),
+        ),
+        "call" => changed.extend(
+            node.child_by_field_name("function")
+                .filter(|callee| callee.kind() == "attribute")
+                .filter(|callee| {
+                    callee
+                        .child_by_field_name("attribute")
+                        .is_some_and(|method| MUTATORS.contains(&&source[method.byte_range()]))
+                })
+                .and_then(|callee| callee.child_by_field_name("object"))
+                .and_then(base),
+        ),
+        "global_statement" => {
+            let mut cursor = node.walk();
+            changed.extend(
+                node.named_children(&mut cursor)
+                    .map(|name| &source[name.byte_range()]),
+            );
+        }
+        _ => {}
+    });
+    // Bound to nothing even when imported: a name both bound and imported is read as neither.
+    for name in changed {
+        bindings.insert(name, None);
+    }
+    bindings
+}
+
 /// The names a module or a class body binds, to what: `NAME = value`, `class Name` and `def name`; a name
 /// bound twice is bound to nothing (which of the two holds depends on the run).
 fn scope_bindings<'t>(source: &'t str, scope: Ts<'t>) -> Bindings<'t> {
@@ -3094,6 +3160,56 @@ def search(q: Annotated[str, Field(description="Words to find.")], limit: int = 
         assert_eq!(at("/tools/0/name"), "search");
         assert_eq!(at("/tools/0/description"), "'Finds pages.'");
         assert_eq!(at("/tools/0/inputSchema/properties/q/type"), "search");
+    }
+
+    #[test]
+    fn a_name_the_file_changes_is_known_at_run_time_only() {
+        let main = r#"from .text import KINDS
+DESCRIPTION = "Searches."
+FORMATS = ["md"]
+LIMITS = {"max": 5}
+PREFIX = "a"
+TITLE = "Search"
+
+@mcp.tool(description=DESCRIPTION)
+def a() -> str:
+    return ""
+
+@mcp.tool(description=", ".join(FORMATS))
+def b() -> str:
+    return ""
+
+@mcp.tool(description=f"Up to {LIMITS['max']}")
+def c() -> str:
+    return ""
+
+@mcp.tool(description=", ".join(KINDS))
+def d() -> str:
+    return ""
+
+@mcp.tool(name=PREFIX + "e")
+def e() -> str:
+    return ""
+
+@mcp.tool(title=TITLE, description="Titled.")
+def f() -> str:
+    return ""
+
+DESCRIPTION += " More."
+if beta:
+    FORMATS.append("pdf")
+    LIMITS["max"] = 9
+    KINDS.extend(["x"])
+
+def configure(prefix):
+    global PREFIX
+    PREFIX = prefix
+"#;
+        let files = [("srv/text.py", "KINDS = ['a']\n")];
+        let read = tools_beside(main, "srv/server.py", &files);
+        // Only `f`, whose values nothing changes.
+        assert_eq!(names(&read), ["f"]);
+        assert_eq!(read[0]["title"], "Search");
     }
 
     #[test]
