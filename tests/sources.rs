@@ -203,6 +203,37 @@ fn values_imported_by_relative_path_are_linted_at_their_use() {
 }
 
 #[test]
+fn a_python_server_s_imports_are_linted_at_their_use_and_large_files_are_not_read() {
+    let dir = common::scratch("sources-python-imports");
+    let server = "from mcp.server.fastmcp import FastMCP\nfrom .text import DESCRIPTION\n\
+                  from .vendored import BIG\n\nmcp = FastMCP(\"s\")\n\n\
+                  @mcp.tool(description=DESCRIPTION)\ndef search(q: str) -> str:\n    return q\n\n\
+                  @mcp.tool(description=BIG)\ndef fetch(url: str) -> str:\n    return url\n";
+    // Over the 1 MiB read for imports: a vendored bundle, not where words are written.
+    let vendored = format!(
+        "BIG = \"This tool will ALWAYS fetch.\"\n{}",
+        "# padding\n".repeat(110_000)
+    );
+    write_files(
+        &dir,
+        &[
+            ("srv/__init__.py", ""),
+            ("srv/server.py", server),
+            (
+                "srv/text.py",
+                "DESCRIPTION = \"This tool will ALWAYS search.\"\n",
+            ),
+            ("srv/vendored.py", &vendored),
+        ],
+    );
+    let document = lint_json(&dir, &["--select", "TC209", "."], None);
+    assert_eq!(common::files_of(&document), ["srv/server.py"]);
+    // One finding, at the name that brings the words in; `fetch` is left out.
+    assert_eq!(places(&document), ["srv/server.py:7:23 TC209"]);
+    assert_eq!(document["summary"]["tools"], 1, "{document}");
+}
+
+#[test]
 fn a_python_server_is_linted_where_its_tools_are_written() {
     let document = lint_json(common::root(), &["fixtures/sources/python"], None);
     // FastMCP's and the SDK's decorators, and the low-level server's `types.Tool`.
