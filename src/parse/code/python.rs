@@ -12,6 +12,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::ops::Range;
 use std::rc::Rc;
 
 use tree_sitter::Node as Ts;
@@ -1645,9 +1646,8 @@ enum Framework {
 /// What FastMCP makes of a docstring: the tool's description and its parameters'.
 struct FastMcpDocstring {
     description: Option<Value>,
-    /// Each parameter's description, in the docstring's order, with where the docstring is.
-    parameters: Vec<(String, String)>,
-    at: Span,
+    /// Each parameter's description, in the docstring's order, with where it is written.
+    parameters: Vec<(String, String, Span)>,
 }
 
 impl FastMcpDocstring {
@@ -1664,7 +1664,7 @@ impl FastMcpDocstring {
         else {
             return;
         };
-        for (name, description) in self.parameters {
+        for (name, description, at) in self.parameters {
             let Some(Value::Object(property, _)) = properties
                 .iter_mut()
                 .find(|member| member.key == name)
@@ -1673,8 +1673,8 @@ impl FastMcpDocstring {
                 continue;
             };
             if !property.iter().any(|member| member.key == "description") {
-                let value = made(&description, &self.at);
-                property.push(Member::new("description", self.at.clone(), value));
+                let value = made(&description, &at);
+                property.push(Member::new("description", at, value));
             }
         }
     }
@@ -1725,29 +1725,78 @@ fn fastmcp_docstring(docstring: &Value, source: &str) -> Option<FastMcpDocstring
         return Some(FastMcpDocstring {
             description: Some(description),
             parameters: Vec::new(),
-            at: raw,
         });
     };
     let (summary, parameters) = google;
+    // Each part is located at its lines of the docstring, where they map one to one.
+    let lines = docstring_lines(source, &raw);
+    let at = |range: Range<usize>| {
+        let spans = lines.as_ref()?.get(range)?;
+        let start = spans.first()?.start;
+        let end = spans.iter().rev().find(|span| !span.is_empty())?.end;
+        Some(start..end)
+    };
+    let (summary, summary_lines) = summary?;
     Some(FastMcpDocstring {
-        description: Some(Value::made(&summary?, raw.clone())),
-        parameters,
-        at: raw,
+        description: Some(Value::made(
+            &summary,
+            at(summary_lines).unwrap_or(raw.clone()),
+        )),
+        parameters: parameters
+            .into_iter()
+            .map(|(name, text, range)| (name, text, at(range).unwrap_or(raw.clone())))
+            .collect(),
     })
 }
 
+/// Where each line of a docstring that `inspect.cleandoc` leaves is written (`raw`: the
+/// literal), without its indentation and trailing spaces; `None` when the literal's lines are
+/// not the docstring's one to one (an escape, literals joined).
+fn docstring_lines(source: &str, raw: &Span) -> Option<Vec<Span>> {
+    let literal = source.get(raw.clone())?;
+    let prefix = literal.find(['"', '\''])?;
+    let quotes = &literal[prefix..];
+    let quote = match quotes.starts_with("\"\"\"") || quotes.starts_with("\'\'\'") {
+        true => &quotes[..3],
+        false => &quotes[..1],
+    };
+    let start = raw.start + prefix + quote.len();
+    let end = raw.end.checked_sub(quote.len())?;
+    let content = source.get(start..end)?;
+    if content.contains('\\') || content.contains(quote) || !literal.ends_with(quote) {
+        return None;
+    }
+    let mut spans = Vec::new();
+    let mut offset = start;
+    for line in content.split('\n') {
+        let indent = line.len() - line.trim_start().len();
+        let text = line.trim_end().len().max(indent);
+        spans.push(offset + indent..offset + text);
+        offset += line.len() + 1;
+    }
+    // cleandoc drops the blank lines it starts with.
+    let blank = spans.iter().take_while(|span| span.is_empty()).count();
+    Some(spans.split_off(blank))
+}
+
+/// What [`google_sections`] finds: the text before the first section (`None`: there is none)
+/// and the lines it is on, and each parameter an `Args:` section describes, its description
+/// and its lines.
+type Sections = (
+    Option<(String, Range<usize>)>,
+    Vec<(String, String, Range<usize>)>,
+);
+
 /// The Google-style sections griffe finds in `lines` (a cleaned docstring), when one of them
-/// is structure FastMCP splits at: the text before the first section (`None`: there is
-/// none), and the parameters of the `Args:` sections. `Err` for a section not read.
-#[allow(clippy::type_complexity)]
-fn google_sections(lines: &[&str]) -> Result<Option<(Option<String>, Vec<(String, String)>)>, ()> {
+/// is structure FastMCP splits at. `Err` for a section not read.
+fn google_sections(lines: &[&str]) -> Result<Option<Sections>, ()> {
     let blank = |index: usize| lines.get(index).is_some_and(|line| line.trim().is_empty());
     let indented = |index: usize| {
         lines
             .get(index)
             .is_some_and(|line| !line.trim().is_empty() && line.starts_with(' '))
     };
-    let mut summary: Option<String> = None;
+    let mut summary: Option<(String, Range<usize>)> = None;
     let mut before_first: Vec<&str> = Vec::new();
     let mut sections_seen = false;
     let mut structured = false;
@@ -1788,13 +1837,14 @@ fn google_sections(lines: &[&str]) -> Result<Option<(Option<String>, Vec<(String
         if !sections_seen {
             sections_seen = true;
             if before_first.iter().any(|line| !line.is_empty()) {
-                summary = Some(before_first.join("\n").trim_end_matches('\n').to_string());
+                let text = before_first.join("\n").trim_end_matches('\n').to_string();
+                summary = Some((text, 0..before_first.len()));
             }
         }
         // A section none of whose items griffe reads is dropped, and is no structure.
         match section_kind(&kind) {
             Some(SectionKind::Parameters) => {
-                for item in items {
+                for (start, item) in items {
                     let Some((name, first)) = item[0].split_once(':') else {
                         continue;
                     };
@@ -1806,13 +1856,13 @@ fn google_sections(lines: &[&str]) -> Result<Option<(Option<String>, Vec<(String
                     let mut description = vec![first.trim_start()];
                     description.extend(item[1..].iter().copied());
                     let description = description.join("\n").trim_end_matches('\n').to_string();
-                    parameters.push((name.to_string(), description));
+                    parameters.push((name.to_string(), description, start..start + item.len()));
                     structured = true;
                 }
             }
             Some(SectionKind::Items) => structured |= !items.is_empty(),
             Some(SectionKind::Named) => {
-                structured |= items.iter().any(|item| item[0].contains(':'));
+                structured |= items.iter().any(|(_, item)| item[0].contains(':'));
             }
             // Read by rules of their own (`Attributes:`, `Methods:`, …): not guessed.
             Some(SectionKind::Other) => return Err(()),
@@ -1885,7 +1935,7 @@ fn heading(line: &str) -> Option<&str> {
 
 /// griffe's `_read_block_items`: the items of the indented block that starts at `start` (each
 /// its lines without the item's indent), and the index of its last line.
-fn block_items<'a>(lines: &[&'a str], start: usize) -> (Vec<Vec<&'a str>>, usize) {
+fn block_items<'a>(lines: &[&'a str], start: usize) -> (Vec<(usize, Vec<&'a str>)>, usize) {
     let mut index = start;
     while lines.get(index).is_some_and(|line| line.trim().is_empty()) {
         index += 1;
@@ -1898,17 +1948,17 @@ fn block_items<'a>(lines: &[&'a str], start: usize) -> (Vec<Vec<&'a str>>, usize
         return (Vec::new(), index.saturating_sub(1));
     }
     let mut items = Vec::new();
-    let mut item = vec![&first[indent..]];
+    let mut item = (index, vec![&first[indent..]]);
     index += 1;
     while let Some(line) = lines.get(index) {
         if line.trim().is_empty() {
-            item.push("");
+            item.1.push("");
         } else if line.starts_with(&" ".repeat(indent * 2)) {
-            item.push(&line[indent * 2..]);
+            item.1.push(&line[indent * 2..]);
         } else if line.starts_with(&" ".repeat(indent + 1)) {
-            item.push(line.trim_start());
+            item.1.push(line.trim_start());
         } else if line.starts_with(&" ".repeat(indent)) {
-            items.push(std::mem::replace(&mut item, vec![&line[indent..]]));
+            items.push(std::mem::replace(&mut item, (index, vec![&line[indent..]])));
         } else {
             break;
         }
@@ -2469,7 +2519,7 @@ mod tests {
             let parameters: serde_json::Map<String, Json> = parsed
                 .parameters
                 .into_iter()
-                .map(|(name, description)| (name, Json::String(description)))
+                .map(|(name, description, _)| (name, Json::String(description)))
                 .collect();
             let read = json!({
                 "description": parsed.description.as_ref().and_then(super::Value::as_str),
@@ -3255,5 +3305,35 @@ def configure(prefix):
         let start = text.value.find("ALWAYS").unwrap();
         let range = description.source_range(source, start..start + 6);
         assert_eq!(&source[range], "ALWAYS");
+    }
+
+    #[test]
+    fn fastmcp_docstring_parts_are_located_at_their_lines() {
+        let source = "from fastmcp import FastMCP\n@mcp.tool\ndef f(q: str, n: int = 1):\n    \
+                      \"\"\"\n    Searches the notes.\n    Never edits them.\n\n    Args:\n        \
+                      q: Words to find.\n        n: How many,\n            at most.\n\n    \
+                      Returns:\n        Notes.\n    \"\"\"\n";
+        let root = parse(source, Language::Python, None).unwrap();
+        let at = |pointer: &str| &source[root.at_pointer(pointer).unwrap().span()];
+        assert_eq!(
+            at("/tools/0/description"),
+            "Searches the notes.\n    Never edits them."
+        );
+        assert_eq!(
+            at("/tools/0/inputSchema/properties/q/description"),
+            "q: Words to find."
+        );
+        assert_eq!(
+            at("/tools/0/inputSchema/properties/n/description"),
+            "n: How many,\n            at most."
+        );
+        // An escape: the literal's lines are not the docstring's; the whole docstring it is.
+        let escaped = source.replace("Words to find.", "Words\\tto find.");
+        let root = parse(&escaped, Language::Python, None).unwrap();
+        let span = root
+            .at_pointer("/tools/0/inputSchema/properties/q/description")
+            .unwrap()
+            .span();
+        assert!(escaped[span].starts_with("\"\"\"\n    Searches"));
     }
 }
