@@ -239,7 +239,7 @@ impl Zod {
     }
 }
 
-/// The methods that change an array or object in place.
+/// The methods that change an array in place (a `Map` or `Set` is not read as a value).
 const MUTATORS: &[&str] = &[
     "push",
     "pop",
@@ -250,10 +250,6 @@ const MUTATORS: &[&str] = &[
     "reverse",
     "fill",
     "copyWithin",
-    "set",
-    "delete",
-    "add",
-    "clear",
 ];
 
 /// The name whose value an assignment to `target` changes: `x` of `x = …`, `x.key = …` and
@@ -418,8 +414,19 @@ impl<'t> Module<'t> {
                     }
                     return;
                 }
-                // `categories.push(…)`: an array changed at run time.
+                // `categories.push(…)`, `Object.assign(config, …)`: changed at run time.
                 "call_expression" => {
+                    let assigned = node
+                        .child_by_field_name("function")
+                        .is_some_and(|callee| &source[callee.byte_range()] == "Object.assign");
+                    let first = node
+                        .child_by_field_name("arguments")
+                        .and_then(|arguments| arguments.named_child(0))
+                        .filter(|first| assigned && first.kind() == "identifier");
+                    if let Some(first) = first {
+                        bindings.insert(&source[first.byte_range()], None);
+                        return;
+                    }
                     let object = node
                         .child_by_field_name("function")
                         .filter(|callee| callee.kind() == "member_expression")
@@ -2700,7 +2707,9 @@ s.registerTool('d', { inputSchema: z.object({ ...Options.pick({ body: true }).sh
             const kinds = ["a"];
             server.registerTool("extra", extra, cb);
             server.tool("kinds", kinds.join(", "), {}, cb);
-            if (beta) { extra.description = "Beta."; kinds.push("b"); }
+            const more = { description: "More." };
+            server.registerTool("more", more, cb);
+            if (beta) { extra.description = "Beta."; kinds.push("b"); Object.assign(more, x); }
         "#;
         assert_eq!(tools(source), json!([]));
     }
